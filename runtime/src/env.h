@@ -1,0 +1,32 @@
+/*
+ * env.h — the environment variables of the runtime, parsed in one place.
+ * A bad value is reported as one line naming the variable and what it
+ * accepts; the caller then exits with status 2.
+ */
+#ifndef WS_ENV_H
+#define WS_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deque.h"
+
+typedef struct ws_env {
+  int nworkers;               /* WS_NUM_WORKERS; 0: not set */
+  const ws_deque_ops *deque;  /* WS_DEQUE; NULL: not set */
+  int s_set;                  /* WS_STORE_BUFFER given */
+  uint32_t S;                 /*   its value */
+  int S_inf;                  /*   "inf" */
+  size_t deque_size;          /* WS_DEQUE_SIZE rounded up to a power of two; 0: not set */
+  int stats;                  /* WS_STATS */
+} ws_env;
+
+/* Looks a variable up; NULL when unset.  getenv in the runtime, a table in
+ * tests and the fuzzer. */
+typedef const char *(*ws_env_lookup)(const char *name, void *ctx);
+
+/* Returns 0, or -1 with one line (no newline) in err. */
+int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,
+                 size_t errlen);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * init.c — start-up and shutdown.  The runtime starts in a constructor,
+ * before main: a bad environment stops the program before it runs anything.
+ * The main thread is worker 0; workers 1..N-1 are threads of their own.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "records.h"
+#include "stats.h"
+#include "store_buffer.h"
+#include "worker.h"
+
+ws_runtime ws_rt;
+
+void ws_fatal(const char *fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+  fprintf(stderr, "ws: %s\n", buf);
+  _exit(2);
+}
+
+static const char *getenv_lookup(const char *name, void *ctx) {
+  (void)ctx;
+  return getenv(name);
+}
+
+static void *worker_main(void *arg) {
+  ws_worker *w = arg;
+  ws_tls_self = w;
+  ws_worker_loop(w);
+  if (ws_rt.ops->quiesce)
+    ws_rt.ops->quiesce(w);
+  atomic_fetch_add_explicit(&ws_rt.exited, 1, ws_release);
+  return NULL;
+}
+
+static ws_worker *new_worker(int id) {
+  ws_worker *w = aligned_alloc(WS_CACHE_LINE,
+                               (sizeof(ws_worker) + WS_CACHE_LINE - 1) &
+                                   ~(size_t)(WS_CACHE_LINE - 1));
+  if (!w)
+    ws_fatal("out of memory allocating worker %d", id);
+  memset(w, 0, sizeof *w);
+  w->id = id;
+  w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
+  if (ws_rt.ops->init(w, ws_rt.deque_size))
+    ws_fatal("cannot allocate a deque of %zu tasks for worker %d; lower "
+             "WS_DEQUE_SIZE",
+             ws_rt.deque_size, id);
+  return w;
+}
+
+/* Waits up to ~1 s for the workers to leave their loops.  They are idle
+ * unless exit() was called while tasks still run; then do not wait. */
+static int workers_stopped(void) {
+  for (int i = 0; i < 1000; i++) {
+    if (atomic_load_explicit(&ws_rt.exited, ws_acquire) == ws_rt.nworkers - 1)
+      return 1;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  return 0;
+}
+
+static void ws_shutdown(void) {
+  atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
+  atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
+  syscall(SYS_futex, (uint32_t *)&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX,
+          NULL, NULL, 0);
+  if (ws_rt.ops->quiesce)
+    ws_rt.ops->quiesce(ws_rt.workers[0]);
+  int joined = ws_tls_self == ws_rt.workers[0] && workers_stopped();
+  if (joined)
+    for (int i = 1; i < ws_rt.nworkers; i++)
+      pthread_join(ws_rt.workers[i]->thread, NULL);
+  if (ws_rt.stats)
+    ws_stats_print(stderr);
+  if (!joined)
+    return; /* threads may still touch their deques: leave them */
+  for (int i = 0; i < ws_rt.nworkers; i++) {
+    ws_rt.ops->fini(ws_rt.workers[i]);
+    free(ws_rt.workers[i]);
+  }
+  free(ws_rt.workers);
+  ws_rt.workers = NULL;
+  ws_tls_self = NULL;
+}
+
+__attribute__((constructor(101))) static void ws_start(void) {
+  char err[512];
+  ws_env env;
+  if (ws_env_parse(getenv_lookup, NULL, &env, err, sizeof err)) {
+    fprintf(stderr, "ws: %s\n", err);
+    exit(2);
+  }
+
+  const ws_module_record *rb, *re;
+  ws_records_of_program(&rb, &re);
+  ws_records_summary recs;
+  if (ws_records_scan(rb, re, &recs, err, sizeof err)) {
+    fprintf(stderr, "ws: %s\n", err);
+    exit(2);
+  }
+
+  const ws_deque_ops *ops = ws_variant_by_id(WS_VARIANT_THEP);
+  if (recs.variant >= 0) {
+    ops = ws_variant_by_id((unsigned)recs.variant);
+    if (env.deque && env.deque != ops) {
+      fprintf(stderr,
+              "ws: WS_DEQUE=%s, but %s was compiled for the %s deque "
+              "(-fws-fencefree=%s); unset WS_DEQUE or recompile\n",
+              env.deque->name, recs.variant_module, ops->name, ops->name);
+      exit(2);
+    }
+  } else if (env.deque) {
+    ops = env.deque;
+  }
+  if (ops->fence_free && !WS_TSO) {
+    fprintf(stderr,
+            "ws: the %s deque relies on bounded TSO (x86) and is not offered "
+            "on this processor; use the, cl, split or private\n",
+            ops->name);
+    exit(2);
+  }
+
+  ws_store_bound sb = ws_resolve_store_buffer(&env);
+  ws_rt.ops = ops;
+  ws_rt.S = sb.S;
+  ws_rt.S_inf = sb.inf;
+  ws_rt.S_source = sb.source;
+  ws_rt.x = recs.x;
+  ws_rt.x_source = recs.x_module;
+  ws_rt.delta = ws_delta_for(&sb, recs.x);
+  ws_rt.stats = env.stats;
+  ws_rt.deque_size = env.deque_size ? env.deque_size : WS_DEFAULT_DEQUE_SIZE;
+
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int n = env.nworkers ? env.nworkers : (int)(ncpu > 0 ? ncpu : 1);
+  if (n > WS_MAX_WORKERS)
+    n = WS_MAX_WORKERS;
+  ws_rt.nworkers = n;
+  ws_rt.workers = calloc((size_t)n, sizeof *ws_rt.workers);
+  if (!ws_rt.workers)
+    ws_fatal("out of memory");
+  for (int i = 0; i < n; i++)
+    ws_rt.workers[i] = new_worker(i);
+  ws_tls_self = ws_rt.workers[0];
+
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, WS_WORKER_STACK_SIZE);
+  for (int i = 1; i < n; i++) {
+    int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
+                            ws_rt.workers[i]);
+    if (rc)
+      ws_fatal("cannot start worker thread %d of %d: %s; lower WS_NUM_WORKERS",
+               i, n, strerror(rc));
+  }
+  pthread_attr_destroy(&attr);
+  atexit(ws_shutdown);
+}

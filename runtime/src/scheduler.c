@@ -1,0 +1,131 @@
+/*
+ * scheduler.c — what workers do when they are not running their own tasks:
+ * steal at random, leapfrog at a sync whose task was stolen, back off to
+ * sleep when there is nothing to do.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "worker.h"
+
+/* Iterations an idle worker spins before it yields, then sleeps. */
+#define WS_SPIN_ROUNDS 256
+#define WS_YIELD_ROUNDS 1024
+#define WS_SLEEP_MIN_NS 20000L
+#define WS_SLEEP_MAX_NS 1000000L
+
+static long futex(_Atomic uint32_t *addr, int op, uint32_t val,
+                  const struct timespec *timeout) {
+  return syscall(SYS_futex, (uint32_t *)addr, op, val, timeout, NULL, 0);
+}
+
+void ws_wake_one(void) {
+  if (atomic_load_explicit(&ws_rt.sleepers, ws_relaxed) > 0) {
+    atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
+    futex(&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+  }
+}
+
+static void sleep_a_while(ws_worker *w, long ns) {
+  uint32_t seq = atomic_load_explicit(&ws_rt.wake_seq, ws_acquire);
+  atomic_fetch_add_explicit(&ws_rt.sleepers, 1, ws_seq_cst);
+  if (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
+    struct timespec ts = {0, ns};
+    futex(&ws_rt.wake_seq, FUTEX_WAIT_PRIVATE, seq, &ts);
+  }
+  atomic_fetch_sub_explicit(&ws_rt.sleepers, 1, ws_seq_cst);
+  w->c.sleeps++;
+}
+
+static ws_worker *random_victim(ws_worker *self) {
+  int n = ws_rt.nworkers;
+  int v = (int)(ws_next_rand(self) % (uint64_t)(n - 1));
+  return ws_rt.workers[v >= self->id ? v + 1 : v];
+}
+
+/* Run a task stolen from another worker.  After the DONE store the owner
+ * may return and free the descriptor: do not touch it again. */
+void ws_run_stolen(ws_worker *self, ws_task *t) {
+  __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
+  t->run(t);
+  __atomic_store_n(&t->state, (uintptr_t)self | WS_TASK_DONE, __ATOMIC_RELEASE);
+}
+
+/* One steal attempt on `victim`; runs the task if there is one. */
+static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
+  ws_task *r = ws_rt.ops->steal(victim, self);
+  if (ws_is_task(r)) {
+    self->c.steals++;
+    if (leap)
+      self->c.leaps++;
+    ws_wake_one(); /* where one steal succeeds, there may be more work */
+    ws_run_stolen(self, r);
+    return 1;
+  }
+  if (r == WS_ABORT)
+    self->c.aborts++;
+  return 0;
+}
+
+static void back_off(unsigned rounds) {
+  if (rounds < WS_SPIN_ROUNDS)
+    ws_cpu_relax();
+  else
+    sched_yield();
+}
+
+void ws_worker_loop(ws_worker *w) {
+  const ws_deque_ops *ops = ws_rt.ops;
+  unsigned fails = 0;
+  long nap = WS_SLEEP_MIN_NS;
+  while (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
+    if (ops->idle)
+      ops->idle(w);
+    if (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0)) {
+      fails = 0;
+      nap = WS_SLEEP_MIN_NS;
+      continue;
+    }
+    if (++fails < WS_SPIN_ROUNDS + WS_YIELD_ROUNDS) {
+      back_off(fails);
+    } else {
+      sleep_a_while(w, nap);
+      if (nap < WS_SLEEP_MAX_NS)
+        nap *= 2;
+    }
+  }
+}
+
+/* A sync found its task stolen: help until it is done.  Leapfrogging
+ * (Wagner & Calder; paper 003 Fig. 1): steal from the thief, who is
+ * working on our task's subtasks; when the thief has nothing, steal at
+ * random (paper 003 §4.3). */
+void __ws_join_stolen(ws_worker *w, ws_task *t) {
+  const ws_deque_ops *ops = ws_rt.ops;
+  unsigned fails = 0;
+  w->c.stolen_syncs++;
+  for (;;) {
+    uintptr_t st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+    if (st & WS_TASK_DONE)
+      break;
+    if (ops->idle)
+      ops->idle(w);
+    ws_worker *thief = (ws_worker *)st;
+    if (thief && try_steal(w, thief, 1)) {
+      fails = 0;
+      continue;
+    }
+    if (ws_rt.nworkers > 2 && try_steal(w, random_victim(w), 0)) {
+      fails = 0;
+      continue;
+    }
+    back_off(++fails);
+  }
+  if (ops->pop_stolen)
+    ops->pop_stolen(w);
+}

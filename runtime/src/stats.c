@@ -1,0 +1,50 @@
+/* stats.c — the WS_STATS=1 report, printed at exit. */
+#include <inttypes.h>
+
+#include "stats.h"
+#include "worker.h"
+
+static void fmt_bound(char *buf, size_t n, int inf, uint64_t v) {
+  if (inf)
+    snprintf(buf, n, "inf");
+  else
+    snprintf(buf, n, "%" PRIu64, v);
+}
+
+void ws_stats_print(FILE *out) {
+  ws_counters sum = {0};
+  uint64_t takes = 0;
+  for (int i = 0; i < ws_rt.nworkers; i++) {
+    ws_worker *w = ws_rt.workers[i];
+    takes += w->takes;
+    sum.steals += w->c.steals;
+    sum.leaps += w->c.leaps;
+    sum.aborts += w->c.aborts;
+    sum.echo_waits += w->c.echo_waits;
+    sum.stolen_syncs += w->c.stolen_syncs;
+    sum.sleeps += w->c.sleeps;
+  }
+  char S[32], delta[32];
+  fmt_bound(S, sizeof S, ws_rt.S_inf, ws_rt.S);
+  fmt_bound(delta, sizeof delta, ws_rt.delta == INT64_MAX, (uint64_t)ws_rt.delta);
+  /* Every spawn is either taken back by its owner or stolen once. */
+  fprintf(out,
+          "ws: variant=%s workers=%d S=%s delta=%s x=%u spawns=%" PRIu64
+          " steals=%" PRIu64 " aborts=%" PRIu64 " echo_waits=%" PRIu64
+          " leaps=%" PRIu64 " stolen_syncs=%" PRIu64 " sleeps=%" PRIu64
+          " fence=%s S_from=%s x_from=%s\n",
+          ws_rt.ops->name, ws_rt.nworkers, S, delta, ws_rt.x,
+          takes + sum.steals, sum.steals, sum.aborts, sum.echo_waits, sum.leaps,
+          sum.stolen_syncs, sum.sleeps, WS_FENCE_NAME, ws_rt.S_source,
+          ws_rt.x_source);
+  for (int i = 0; i < ws_rt.nworkers; i++) {
+    ws_worker *w = ws_rt.workers[i];
+    fprintf(out,
+            "ws: worker %d: takes=%" PRIu64 " steals=%" PRIu64 " leaps=%" PRIu64
+            " aborts=%" PRIu64 " echo_waits=%" PRIu64 " stolen_syncs=%" PRIu64
+            " sleeps=%" PRIu64 "\n",
+            i, (uint64_t)w->takes, w->c.steals, w->c.leaps, w->c.aborts,
+            w->c.echo_waits, w->c.stolen_syncs, w->c.sleeps);
+  }
+  fflush(out);
+}

@@ -1,0 +1,77 @@
+/*
+ * worker.h — a worker, and the runtime state shared by all workers.
+ */
+#ifndef WS_WORKER_H
+#define WS_WORKER_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "deque.h"
+
+typedef struct ws_counters {
+  uint64_t steals;       /* tasks this worker stole (leaps included) */
+  uint64_t leaps;        /* ... of which from the thief of a task it waited for */
+  uint64_t aborts;       /* steal attempts that returned ABORT */
+  uint64_t echo_waits;   /* THEP steals that waited for the worker's echo */
+  uint64_t stolen_syncs; /* syncs that found their task stolen */
+  uint64_t sleeps;       /* times the idle worker went to sleep */
+} ws_counters;
+
+struct ws_worker {
+  ws_deque dq;
+  /* Owner-only line.  `takes` counts the tasks the owner took back; its
+   * increment in every take() is the anti-coalescing store of paper 000
+   * §7.3: a store to a line other than T's between two stores to T. */
+  alignas(WS_CACHE_LINE) volatile uint64_t takes;
+  ws_counters c;
+  uint64_t rng;
+  int id;
+  pthread_t thread;
+};
+
+typedef struct ws_runtime {
+  const ws_deque_ops *ops;
+  int nworkers;
+  ws_worker **workers;
+  /* Thieves' bound on take() stores hidden in the worker's store buffer,
+   * delta = max_i ceil(S / (x_i + 1)) (paper 000 §4).  INT64_MAX: infinite
+   * (THEP always waits for the echo; FF-THE/FF-CL never steal). */
+  int64_t delta;
+  uint32_t S;
+  int S_inf;
+  const char *S_source;
+  uint32_t x;
+  const char *x_source;
+  size_t deque_size;
+  int stats;
+  _Atomic int shutdown;
+  _Atomic int sleepers;
+  _Atomic uint32_t wake_seq;
+  _Atomic int exited;
+} ws_runtime;
+
+extern ws_runtime ws_rt;
+extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec")));
+
+/* Prints "ws: <message>" on stderr and terminates with status 2.  Safe from
+ * any thread. */
+__attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, ...);
+
+/* scheduler.c */
+void ws_worker_loop(ws_worker *w);
+void ws_wake_one(void);
+void ws_run_stolen(ws_worker *self, ws_task *t);
+
+static inline uint64_t ws_next_rand(ws_worker *w) {
+  uint64_t x = w->rng; /* xorshift64 */
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return w->rng = x;
+}
+
+/* The anti-coalescing store, counted (see `takes`). */
+static inline void ws_count_take(ws_worker *w) { w->takes = w->takes + 1; }
+
+#endif
