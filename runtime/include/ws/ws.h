@@ -12,8 +12,12 @@
  *
  * Semantics are Cilk's: ws_sync() waits for every spawn made so far by the
  * current function invocation, and a function that spawns syncs implicitly
- * before it returns.  Arguments are evaluated by the spawning function before
- * the spawn.  The result variable must not be read before the next sync.
+ * before it returns.  Arguments (and the address of the result) are
+ * evaluated by the spawning function before the spawn; the call and the
+ * assignment of its result run as the task.  The result variable must not
+ * be read before the next sync.  `fn` may be a function or a function
+ * pointer; an overloaded C++ name needs a cast to pick one overload, and a
+ * name with a comma (a template with two arguments) needs parentheses.
  *
  * Compiled with `ws-clang -fws-fencefree` (which defines WS_FENCEFREE and
  * loads the ws-lower pass), the spawns run in parallel on the wsff runtime.
@@ -29,17 +33,29 @@ extern "C" {
 
 #if defined(WS_FENCEFREE)
 
-/* Builtins recognised (and replaced) by the ws-lower pass.  Never defined
- * anywhere: a program that reaches the linker with these still referenced
- * was compiled with WS_FENCEFREE but without the pass. */
-void __ws_spawn(void *result, unsigned long result_size, int result_class, ...);
-void __ws_spawn_void(int reserved, ...);
-void __ws_sync(void);
+/* Markers recognised (and removed) by the ws-lower pass.  A spawn is an
+ * ordinary call bracketed by them, so the compiler type-checks it, converts
+ * the arguments and lowers them for the callee's ABI exactly as for any
+ * call; the pass turns the call (and the assignment of its result) into a
+ * task.  Never defined anywhere: a program whose link fails on these was
+ * compiled with WS_FENCEFREE but without the pass. */
+void __ws_spawn_begin(void *result, ...) __attribute__((nothrow));
+void __ws_spawn_end(void) __attribute__((nothrow));
+void __ws_sync(void) __attribute__((nothrow));
 
 #define ws_spawn(res, fn, ...)                                                 \
-  __ws_spawn(&(res), sizeof(res), __builtin_classify_type(res), fn,            \
-             ##__VA_ARGS__)
-#define ws_spawn_void(fn, ...) __ws_spawn_void(0, fn, ##__VA_ARGS__)
+  do {                                                                         \
+    __typeof__(&(res)) __ws_rp = &(res);                                       \
+    __ws_spawn_begin(__ws_rp, fn);                                             \
+    *__ws_rp = fn(__VA_ARGS__);                                                \
+    __ws_spawn_end();                                                          \
+  } while (0)
+#define ws_spawn_void(fn, ...)                                                 \
+  do {                                                                         \
+    __ws_spawn_begin((void *)0, fn);                                           \
+    (void)fn(__VA_ARGS__);                                                     \
+    __ws_spawn_end();                                                          \
+  } while (0)
 #define ws_sync() __ws_sync()
 
 int ws_num_workers(void);
@@ -47,8 +63,14 @@ int ws_worker_id(void);
 
 #else /* serial elision */
 
-#define ws_spawn(res, fn, ...) ((void)((res) = fn(__VA_ARGS__)))
-#define ws_spawn_void(fn, ...) ((void)fn(__VA_ARGS__))
+#define ws_spawn(res, fn, ...)                                                 \
+  do {                                                                         \
+    (res) = fn(__VA_ARGS__);                                                   \
+  } while (0)
+#define ws_spawn_void(fn, ...)                                                 \
+  do {                                                                         \
+    (void)fn(__VA_ARGS__);                                                     \
+  } while (0)
 #define ws_sync() ((void)0)
 
 static inline int ws_num_workers(void) { return 1; }
