@@ -50,13 +50,16 @@ def parse_args(argv):
                     help="seconds before a run is killed; a configuration that "
                     "times out is not run again (default 120)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the run order")
+    ap.add_argument("--store-buffer", type=int, metavar="S",
+                    help="WS_STORE_BUFFER for our builds, e.g. as measured by "
+                    "ws-sbmeasure (default: the runtime resolves S itself)")
     ap.add_argument("--summarize", metavar="CSV",
                     help="only redo the tables and figures from a CSV")
     a = ap.parse_args(argv)
     a.size = a.size or ("small" if a.quick else "default")
     a.reps = a.reps or (1 if a.quick else 5)
-    if a.reps < 1 or a.timeout <= 0:
-        ap.error("--reps and --timeout must be positive")
+    if a.reps < 1 or a.timeout <= 0 or (a.store_buffer is not None and a.store_buffer < 1):
+        ap.error("--reps, --timeout and --store-buffer must be positive")
     if a.workers:
         try:
             a.workers = sorted({int(w) for w in a.workers.split(",")})
@@ -130,7 +133,8 @@ def run(a, csv_path):
                 if key in timed_out:
                     continue
                 row = runner.run_one(os.path.join(bindir, f"{prog}_{build}"), args,
-                                     suite.env_for(bench, build, w), a.timeout)
+                                     suite.env_for(bench, build, w, a.store_buffer),
+                                     a.timeout)
                 row.update(bench=bench, size=a.size, build=build, workers=w, rep=rep)
                 out.writerow(row)
                 f.flush()
@@ -165,6 +169,12 @@ def report(a, csv_path):
                 "Times are the programs' own timing of the computation, without "
                 "set-up and verification.  Absolute times from a shared machine are "
                 "noise; ratios from runs side by side are the result.\n\n")
+        ours = [r for r in rows if r["S"]]
+        if ours:
+            deltas = sorted({(r["build"], r["delta"], r["x"]) for r in ours})
+            f.write("Our runtime's store-buffer bound S (WS_STATS): "
+                    f"{', '.join(sorted({r['S'] for r in ours}))}; delta and x per build: "
+                    + ", ".join(f"{b} {d} (x={x})" for b, d, x in deltas) + ".\n\n")
         if bad:
             f.write(f"{len(bad)} runs failed or timed out; their cells read FAIL or "
                     "TIMEOUT (see the note column of results.csv).\n\n")
