@@ -11,9 +11,15 @@ def _num(x):
     return f"{x:.4f}" if isinstance(x, float) else "NaN"
 
 
-def _datablock(name, header, rows):
-    lines = [f"${name} << EOD", " ".join(f'"{h}"' for h in header)]
-    lines += [" ".join([f'"{r[0]}"'] + [_num(x) for x in r[1:]]) for r in rows]
+def _datablock(name, rows, header=None):
+    """Rows of (label, numbers...), a label an int (an x value) or a string
+    (a tic label); a header line when given (histograms take their key from
+    it)."""
+    lines = [f"${name} << EOD"]
+    if header:
+        lines.append(" ".join(f'"{h}"' for h in header))
+    lines += [" ".join([str(r[0]) if isinstance(r[0], int) else f'"{r[0]}"'] +
+                       [_num(x) for x in r[1:]]) for r in rows]
     return "\n".join(lines + ["EOD"])
 
 
@@ -21,8 +27,8 @@ def _histogram(out, title, ylabel, header, rows):
     """Clustered bars: one cluster per row, one bar per column."""
     ncol = len(header) - 1
     return "\n".join([
-        _datablock("d", header, rows),
-        f"set terminal pngcairo size 1400,560 font ',10'",
+        _datablock("d", rows, header),
+        "set terminal pngcairo size 1400,560 font ',10' noenhanced",
         f"set output '{out}'",
         f"set title '{title}'",
         f"set ylabel '{ylabel}'",
@@ -42,16 +48,19 @@ def _speedup(out, s, builds):
     benches = s.benches
     cols = min(4, len(benches))
     rows = math.ceil(len(benches) / cols)
-    parts = [f"set terminal pngcairo size {360 * cols},{300 * rows} font ',9'",
+    parts = [f"set terminal pngcairo size {360 * cols},{300 * rows} font ',9' noenhanced",
              f"set output '{out}'",
              f"set multiplot layout {rows},{cols} title 'Speedup T1/TP (medians)'",
              "set key top left font ',7'", "set grid",
-             f"set xrange [1:{s.pmax}]", "set yrange [0:*]", "set xlabel 'workers'"]
+             f"set xrange [1:{s.pmax}]", "set xtics 1", "set yrange [0:*]",
+             "set xlabel 'workers'"]
     for i, b in enumerate(benches):
-        data = [[str(p)] + [s.speedup(b, build, p) for build in builds] for p in s.workers]
-        parts.append(_datablock(f"s{i}", ["P"] + builds, data))
+        mine = [build for build in builds
+                if any(isinstance(s.speedup(b, build, p), float) for p in s.workers)]
+        data = [[p] + [s.speedup(b, build, p) for build in mine] for p in s.workers]
+        parts.append(_datablock(f"s{i}", data))
         plots = [f"$s{i} using 1:{j + 2} with linespoints title '{build}'"
-                 for j, build in enumerate(builds)]
+                 for j, build in enumerate(mine)]
         plots.append("x with lines dt 2 lc rgb 'gray' title 'ideal'")
         parts += [f"set title '{b}'", "plot " + ", ".join(plots)]
     parts.append("unset multiplot")
@@ -71,7 +80,7 @@ def draw(s, outdir):
     rows = [[b] + [s.fence_ratio(b, v, base, s.pmax) for v in s.ws] for b in s.benches]
     scripts.append(("fig10.png", _histogram(
         f"{outdir}/fig10.png",
-        f"Run time at P={s.pmax}, normalised to {base} (paper 000 Fig. 10)",
+        f"Run time at P={s.pmax}, normalised to {base} (cf. paper 000 Fig. 10)",
         f"T{s.pmax}(variant) / T{s.pmax}({base})", ["benchmark"] + s.ws, rows)))
     rows = [[b] + [s.overhead(b, v) for v in s.ws] for b in s.benches]
     scripts.append(("overhead.png", _histogram(

@@ -171,10 +171,11 @@ def report(a, csv_path):
                 "noise; ratios from runs side by side are the result.\n\n")
         ours = [r for r in rows if r["S"]]
         if ours:
-            deltas = sorted({(r["build"], r["delta"], r["x"]) for r in ours})
-            f.write("Our runtime's store-buffer bound S (WS_STATS): "
-                    f"{', '.join(sorted({r['S'] for r in ours}))}; delta and x per build: "
-                    + ", ".join(f"{b} {d} (x={x})" for b, d, x in deltas) + ".\n\n")
+            by = {}
+            for r in ours:
+                by.setdefault(f"S={r['S']} delta={r['delta']} x={r['x']}", set()).add(r["build"])
+            f.write("Our runtime as WS_STATS reported it: " + "; ".join(
+                f"{k} ({', '.join(sorted(v))})" for k, v in sorted(by.items())) + ".\n\n")
         if bad:
             f.write(f"{len(bad)} runs failed or timed out; their cells read FAIL or "
                     "TIMEOUT (see the note column of results.csv).\n\n")
