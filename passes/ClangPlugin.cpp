@@ -8,6 +8,10 @@
 // target-delta).  Without -g it turns on location tracking so the passes'
 // errors carry file:line:col (no debug info is emitted).
 //
+// opt loads this library too, and opt has no clang in it.  The build
+// weakens this file's references to clang (objcopy --weaken-symbol), and
+// the action registers itself only when clang's symbols are present.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Registration.h"
@@ -19,6 +23,8 @@
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Passes/PassBuilder.h"
+
+#include <dlfcn.h>
 
 using namespace clang;
 
@@ -58,5 +64,9 @@ protected:
 
 } // namespace
 
-static FrontendPluginRegistry::Add<WsffAction>
-    X("wsff", "lower ws_spawn/ws_sync onto the wsff fence-free runtime");
+__attribute__((constructor)) static void registerWithClang() {
+  if (!dlsym(RTLD_DEFAULT, "_ZN5clang14FrontendAction13EndSourceFileEv"))
+    return; // loaded by opt or another non-clang host
+  static FrontendPluginRegistry::Add<WsffAction> Registration(
+      "wsff", "lower ws_spawn/ws_sync onto the wsff fence-free runtime");
+}

@@ -200,7 +200,7 @@ static MDNode *unlikelyStolen(LLVMContext &Ctx) {
 static Value *isStolen(IRBuilderBase &B, Value *Taken) {
   Value *Bits = B.CreatePtrToInt(Taken, B.getInt64Ty());
   return B.CreateICmpNE(B.CreateAnd(Bits, WS_TAKE_STOLEN), B.getInt64(0),
-                        "ws.stolen");
+                        "ws.is.stolen");
 }
 
 static CallInst *emitTake(IRBuilderBase &B, const Runtime &RT, Value *W) {
@@ -403,14 +403,14 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
   bool OK = true;
-  auto Get = [&](StringRef Name, FunctionType *FT) {
+  auto Get = [&](StringRef Name, FunctionType *FT, bool NoUnwind = true) {
     FunctionCallee C = M.getOrInsertFunction(Name, FT);
     auto *Fn = dyn_cast<Function>(C.getCallee());
     if (!Fn || Fn->getFunctionType() != FT) {
       error(M.getContext(), "the module declares the runtime entry point " +
                                 Name + " differently from <ws/abi.h>");
       OK = false;
-    } else {
+    } else if (NoUnwind) {
       Fn->addFnAttr(Attribute::NoUnwind);
     }
     return C;
@@ -418,7 +418,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   RT.Self = Get(SelfName, FunctionType::get(Ptr, false));
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr, Ptr}, false));
   RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Ptr, {Ptr}, false));
-  RT.JoinStolen = Get(JoinStolenName, FunctionType::get(Void, {Ptr, Ptr}, false));
+  // Joining runs other tasks: it is not nounwind.
+  RT.JoinStolen = Get(JoinStolenName, FunctionType::get(Void, {Ptr, Ptr}, false),
+                      /*NoUnwind=*/false);
   return OK;
 }
 

@@ -278,15 +278,17 @@ bool outlineSpawn(SpawnSite &S) {
     }
   for (Value *V : LiveIns) {
     Type *Byval = nullptr;
+    MaybeAlign ByvalAlign;
     bool OnlyByval = true;
     for (Use &U : V->uses()) {
       auto *I = dyn_cast<Instruction>(U.getUser());
       if (!I || !InTask.count(I))
         continue;
       if (I == S.Call && S.Call->isArgOperand(&U) &&
-          S.Call->isByValArgument(S.Call->getArgOperandNo(&U)))
+          S.Call->isByValArgument(S.Call->getArgOperandNo(&U))) {
         Byval = S.Call->getParamByValType(S.Call->getArgOperandNo(&U));
-      else
+        ByvalAlign = S.Call->getParamAlign(S.Call->getArgOperandNo(&U));
+      } else
         OnlyByval = false;
       if (I == S.Call && S.Call->isArgOperand(&U)) {
         unsigned No = S.Call->getArgOperandNo(&U);
@@ -300,6 +302,7 @@ bool outlineSpawn(SpawnSite &S) {
     }
     S.LiveIns.push_back(V);
     S.ByvalCopy.push_back(OnlyByval ? Byval : nullptr);
+    S.ByvalAlign.push_back(OnlyByval ? ByvalAlign : MaybeAlign());
   }
 
   // Descriptor: the ws_task header { run, state }, the chain link in a
@@ -422,7 +425,7 @@ void emitSpawn(SpawnSite &S, Value *W, FunctionCallee Push, AllocaInst *Last) {
     Value *Field = B.CreateStructGEP(S.DescTy, S.Desc, S.fieldOf(I));
     if (Type *T = S.ByvalCopy[I])
       B.CreateMemCpy(Field, DL.getABITypeAlign(T), S.LiveIns[I],
-                     DL.getABITypeAlign(T), DL.getTypeAllocSize(T));
+                     S.ByvalAlign[I].value_or(Align(1)), DL.getTypeAllocSize(T));
     else
       B.CreateStore(S.LiveIns[I], Field);
   }

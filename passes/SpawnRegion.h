@@ -34,8 +34,10 @@ struct SpawnSite {
   llvm::CallBase *Call = nullptr; ///< the spawned call
   /// Values of the parent the task uses, captured at the spawn.
   llvm::SmallVector<llvm::Value *, 8> LiveIns;
-  /// Per live-in: the byval type copied into the descriptor, or null.
+  /// Per live-in: the byval type copied into the descriptor, or null, and
+  /// the alignment the call promised for it.
   llvm::SmallVector<llvm::Type *, 8> ByvalCopy;
+  llvm::SmallVector<llvm::MaybeAlign, 8> ByvalAlign;
   llvm::StructType *DescTy = nullptr;
   llvm::Function *Body = nullptr;
   llvm::Function *Thunk = nullptr;
