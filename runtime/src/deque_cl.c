@@ -17,7 +17,7 @@ ws_task *__ws_take_cl(ws_worker *w) {
   int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
   if (ws_likely(t > h)) {
     ws_count_take(w);
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   }
   return ws_cl_take_conflict(w, t, h);
 }
@@ -39,7 +39,7 @@ ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h) {
                                                ws_seq_cst, ws_relaxed))
     return WS_STOLEN(ws_th_slot(q, t));
   ws_count_take(w);
-  return ws_th_slot(q, t);
+  return ws_th_own(q, t);
 }
 
 static ws_task *cl_steal(ws_worker *victim, ws_worker *thief) {

@@ -46,7 +46,10 @@ typedef struct ws_task {
 #define WS_TASK_DONE ((uintptr_t)1)
 
 /* A take returns the descriptor it removed.  When a thief got it first the
- * pointer comes back tagged with WS_TAKE_STOLEN. */
+ * result is tagged with WS_TAKE_STOLEN, and its pointer is only a hint: once
+ * a THE or Chase-Lev deque lost a task, later stolen takes of the same frame
+ * report the same slot.  Compiled code waits for the descriptor it knows it
+ * pushed (a function with several outstanding spawns chains them). */
 #define WS_TAKE_STOLEN ((uintptr_t)1)
 
 /* Deque variants.  The numbers are stored in module records: do not reorder. */
