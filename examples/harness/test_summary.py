@@ -59,7 +59,7 @@ class SummaryTest(unittest.TestCase):
         self.assertTrue(t["T1/T_S matmul (thep)"][1])           # 1.0 <= 1.05
         self.assertTrue(t["T1/T2 fib (thep)"][1])           # 1.2 / 0.65 = 1.85
         self.assertIsNone(t["T1/T2 matmul (thep)"][1])      # failed: not judged
-        self.assertTrue(t["TP(omp_clang)/TP(thep) fib P=2"][1])
+        self.assertTrue(t["min TP(peer)/TP(thep) fib (omp_clang P=2)"][1])
 
     def test_tables_render(self):
         text = self.s.tables()
