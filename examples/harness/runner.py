@@ -24,6 +24,7 @@ def run_one(exe, args, env, timeout):
                            timeout=timeout)
     except subprocess.TimeoutExpired:
         row["status"] = "timeout"
+        row["wall_s"] = f"{timeout:g}"  # a lower bound of its time
         row["note"] = f"killed after {timeout:g} s"
         return row
     row["wall_s"] = f"{time.monotonic() - t0:.4f}"

@@ -7,14 +7,18 @@ import statistics
 from suite import BENCHMARKS, COARSE, FENCE_PAIRS, OURS, PEER_BUILDS, SERIAL, WS_BUILDS
 
 
-class Cell:
-    """The median of one (benchmark, build, workers): a time in seconds, or
-    why there is none (a failed or timed-out run poisons the cell)."""
+class Above(float):
+    """A lower bound: a ratio whose numerator timed out."""
 
-    def __init__(self, times, bad, steal_ratios):
-        self.time = statistics.median(times) if times and not bad else None
-        self.bad = bad  # "", "fail" or "timeout"
-        self.runs = len(times)
+
+class Cell:
+    """The median of one (benchmark, build, workers) in seconds.  A failed
+    run leaves no median (bad = "fail"); a timed-out run counts as its
+    timeout, which makes the median a lower bound (bad = "timeout")."""
+
+    def __init__(self, times, bounds, fails, steal_ratios):
+        self.bad = "fail" if fails else "timeout" if bounds else ""
+        self.time = None if fails else statistics.median(times + bounds)
         self.steal_ratio = statistics.median(steal_ratios) if steal_ratios else None
 
 
@@ -23,45 +27,52 @@ def cells(rows):
     groups = {}
     for r in rows:
         key = (r["bench"], r["build"], int(r["workers"]))
-        g = groups.setdefault(key, ([], [], []))
+        times, bounds, fails, steals = groups.setdefault(key, ([], [], [], []))
         if r["status"] == "ok":
-            g[0].append(float(r["time_s"]))
+            times.append(float(r["time_s"]))
             if r["spawns"] and int(r["spawns"]) > 0:
-                g[2].append(int(r["steals"]) / int(r["spawns"]))
+                steals.append(int(r["steals"]) / int(r["spawns"]))
+        elif r["status"] == "timeout":
+            bounds.append(float(r["wall_s"]))
         else:
-            g[1].append(r["status"])
-    return {k: Cell(t, "fail" if "fail" in b else (b[0] if b else ""), s)
-            for k, (t, b, s) in groups.items()}
+            fails.append(r)
+    return {k: Cell(*g) for k, g in groups.items()}
 
 
 def geomean(xs):
-    """Over the numbers in xs; missing and failed entries are left out."""
-    xs = [x for x in xs if isinstance(x, float)]
+    """Over the exact numbers in xs: missing, failed and bounded entries
+    are left out."""
+    xs = [x for x in xs if type(x) is float]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def ratio(a, b):
-    """Median of cell a over median of cell b; None when either was not
-    run, "FAIL" or "TIMEOUT" when either has no median for that reason."""
+    """Median of cell a over median of cell b: a float; Above when only a
+    timed out; None when either was not run; "FAIL" or "TIMEOUT" when there
+    is no number to give."""
     if a is None or b is None:
         return None
-    if a.bad or b.bad:
-        return (a.bad or b.bad).upper()
-    return a.time / b.time
+    if a.bad == "fail" or b.bad == "fail":
+        return "FAIL"
+    if b.bad:
+        return "TIMEOUT"
+    return Above(a.time / b.time) if a.bad else a.time / b.time
 
 
 def fmt(x, digits=2):
     if x is None:
         return "–"
-    return x if isinstance(x, str) else f"{x:.{digits}f}"
+    if isinstance(x, str):
+        return x
+    return f"{'>' if isinstance(x, Above) else ''}{x:.{digits}f}"
 
 
 def fmt_cell(c):
     if c is None:
         return "–"
-    if c.bad:
-        return c.bad.upper()
-    return f"{c.time:.4g}"
+    if c.bad == "fail":
+        return "FAIL"
+    return f"{'>' if c.bad else ''}{c.time:.4g}"
 
 
 def md_table(header, body):
@@ -163,7 +174,9 @@ class Summary:
         t = []
 
         def add(what, x, goal, ok):
-            t.append((what, x, goal, ok(x) if isinstance(x, float) else None))
+            # A lower bound settles "at least" goals only.
+            judged = isinstance(x, float) and (goal.startswith(">") or type(x) is float)
+            t.append((what, x, goal, ok(x) if judged else None))
 
         for fenced, free in [("the", "thep"), ("cl", "ffcl"), ("the_mfence", "thep"),
                              ("cl_mfence", "ffcl")]:

@@ -10,10 +10,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summary  # noqa: E402
 
 
-def row(bench, build, workers, rep, time_s, status="ok", spawns="", steals=""):
+def row(bench, build, workers, rep, time_s, status="ok", spawns="", steals="",
+        wall_s=""):
     return {"bench": bench, "build": build, "workers": str(workers), "rep": str(rep),
             "status": status, "time_s": "" if time_s is None else str(time_s),
-            "spawns": spawns, "steals": steals}
+            "spawns": spawns, "steals": steals, "wall_s": wall_s}
 
 
 def runs(bench, build, workers, times, **kw):
@@ -29,6 +30,7 @@ class SummaryTest(unittest.TestCase):
         rows += runs("fib", "thep", 2, [0.6, 0.7, 0.65],            # median 0.65
                      spawns="1000", steals="10")
         rows += runs("fib", "omp_clang", 2, [6.5])
+        rows += runs("fib", "tbb", 2, [None], status="timeout", wall_s="120")
         rows += runs("matmul", "serial", 1, [2.0])
         rows += runs("matmul", "the", 1, [2.2])
         rows += runs("matmul", "thep", 1, [2.0])
@@ -49,6 +51,13 @@ class SummaryTest(unittest.TestCase):
     def test_failed_cell_has_no_median(self):
         self.assertEqual(self.s.speedup("matmul", "thep", 2), "FAIL")
         self.assertIsNone(self.s.speedup("matmul", "the", 2))
+
+    def test_timeout_is_a_lower_bound(self):
+        x = self.s.peer_ratio("fib", "tbb", 2)
+        self.assertIsInstance(x, summary.Above)
+        self.assertAlmostEqual(x, 120 / 0.65)
+        self.assertEqual(summary.fmt(x), ">184.62")
+        self.assertIsNone(summary.geomean([x]))
 
     def test_targets(self):
         t = {what: (x, ok) for what, x, _, ok in self.s.targets()}
