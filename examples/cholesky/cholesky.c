@@ -156,9 +156,9 @@ int main(int argc, char **argv) {
     }
   memcpy(F, A, bytes);
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   cholesky(F, n, n);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("cholesky(%ld)\n", n);
   if (!check(A, F, n))

@@ -90,9 +90,9 @@ int main(int argc, char **argv) {
     in[j] = (cplx){a.re + 0.5 * b.re + 0.25, a.im + 0.5 * b.im};
   }
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   fft(in, out, N, 1);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   double err = 0;
   for (long j = 0; j < N; j++) {

@@ -6,16 +6,20 @@ import subprocess
 import time
 
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
+CPU_RE = re.compile(r"^cpu: ([0-9.]+)$", re.M)
 STATS_RE = re.compile(r"^ws: variant=(\S+) workers=\d+ S=(\S+) delta=(\S+) x=(\S+) "
                       r"spawns=(\d+) steals=(\d+).*? fence=(\S+)", re.M)
 
 FIELDS = ["bench", "size", "build", "workers", "rep", "status", "time_s",
-          "wall_s", "spawns", "steals", "variant", "fence", "S", "delta", "x",
+          "cpu_s", "wall_s", "spawns", "steals", "variant", "fence", "S", "delta", "x",
           "args", "note"]
 
 
 def run_one(exe, args, env, timeout):
-    """A CSV row (without the bench/size/build/workers/rep columns)."""
+    """A CSV row (without the bench/size/build/workers/rep columns):
+    time_s and cpu_s are the program's own wall and CPU time of its timed
+    region, wall_s the whole process's wall time (for a run killed at the
+    timeout: the timeout, a lower bound)."""
     row = {f: "" for f in FIELDS}
     row.update(status="ok", args=" ".join(args))
     t0 = time.monotonic()
@@ -35,6 +39,8 @@ def run_one(exe, args, env, timeout):
         row["note"] = f"exit {p.returncode}: {lines[-1][:200]}"
         return row
     row["time_s"] = m.group(1)
+    c = CPU_RE.search(p.stdout)
+    row["cpu_s"] = c.group(1) if c else ""
     s = STATS_RE.search(p.stderr)
     if s:
         (row["variant"], row["S"], row["delta"], row["x"], row["spawns"],

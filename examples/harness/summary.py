@@ -1,5 +1,10 @@
 """From the runs to the tables: medians per (benchmark, build, workers),
-then ratios of medians, geometric means over the suite, and the targets."""
+then ratios of medians, geometric means over the suite, and the targets.
+
+One-worker comparisons (T1/T_S, fenced over fence-free at P=1, peers at
+P=1) use the CPU time of the timed region, which other processes on a
+shared machine do not inflate; everything with more workers, and every
+speedup, uses wall time."""
 
 import math
 import statistics
@@ -14,28 +19,31 @@ class Above(float):
 class Cell:
     """The median of one (benchmark, build, workers) in seconds.  A failed
     run leaves no median (bad = "fail"); a timed-out run counts as its
-    timeout, which makes the median a lower bound (bad = "timeout")."""
+    timeout, which makes the median a lower bound (bad = "timeout"), or
+    leaves none where it bounds nothing (its CPU time)."""
 
     def __init__(self, times, bounds, fails, steal_ratios):
-        self.bad = "fail" if fails else "timeout" if bounds else ""
+        self.bad = ("fail" if "fail" in fails else "timeout" if fails or bounds else "")
         self.time = None if fails else statistics.median(times + bounds)
         self.steal_ratio = statistics.median(steal_ratios) if steal_ratios else None
 
 
-def cells(rows):
-    """{(bench, build, workers): Cell} over the rows of the CSV."""
+def cells(rows, metric):
+    """{(bench, build, workers): Cell} of one metric, "time_s" (wall) or
+    "cpu_s", over the rows of the CSV; rows without a CPU time fall back on
+    the wall time.  A timeout bounds the wall time only."""
     groups = {}
     for r in rows:
         key = (r["bench"], r["build"], int(r["workers"]))
         times, bounds, fails, steals = groups.setdefault(key, ([], [], [], []))
         if r["status"] == "ok":
-            times.append(float(r["time_s"]))
+            times.append(float(r.get(metric) or r["time_s"]))
             if r["spawns"] and int(r["spawns"]) > 0:
                 steals.append(int(r["steals"]) / int(r["spawns"]))
-        elif r["status"] == "timeout":
+        elif r["status"] == "timeout" and metric == "time_s":
             bounds.append(float(r["wall_s"]))
         else:
-            fails.append(r)
+            fails.append(r["status"])
     return {k: Cell(*g) for k, g in groups.items()}
 
 
@@ -84,7 +92,8 @@ def md_table(header, body):
 
 class Summary:
     def __init__(self, rows):
-        self.c = cells(rows)
+        self.wall = cells(rows, "time_s")
+        self.cpu = cells(rows, "cpu_s")
         ran = {r["bench"] for r in rows}
         self.benches = [b for b, _, _ in BENCHMARKS if b in ran]
         self.builds = list(dict.fromkeys(r["build"] for r in rows))
@@ -93,9 +102,11 @@ class Summary:
         self.peers = [b for b in PEER_BUILDS if b in self.builds]
         self.pmax = max(self.workers) if self.workers else 1
 
-    def get(self, bench, build, workers):
-        """The cell of a build; the serial elision has one, at one worker."""
-        return self.c.get((bench, build, 1 if build == SERIAL else workers))
+    def get(self, bench, build, workers, wall=False):
+        """The cell of a build (the serial elision has one, at one worker):
+        CPU time at one worker unless `wall`, wall time otherwise."""
+        c = self.wall if wall or workers > 1 else self.cpu
+        return c.get((bench, build, 1 if build == SERIAL else workers))
 
     def overhead(self, bench, build):
         """T1 / T_S."""
@@ -105,8 +116,8 @@ class Summary:
         return ratio(self.get(bench, fenced, p), self.get(bench, free, p))
 
     def speedup(self, bench, build, p):
-        """T1 / TP of one build against itself."""
-        return ratio(self.get(bench, build, 1), self.get(bench, build, p))
+        """T1 / TP of one build against itself, in wall time."""
+        return ratio(self.get(bench, build, 1, wall=True), self.get(bench, build, p))
 
     def peer_ratio(self, bench, peer, p):
         """TP(peer) / TP(ours): above 1, we are ahead."""
@@ -161,12 +172,18 @@ class Summary:
                                else f"{c.steal_ratio:.2e}")
                 body.append(row)
             out.append(md_table(["benchmark"] + self.ws, body))
-        out.append("\n### Medians (seconds)\n")
+        out.append("\n### Medians (seconds)\n\nWall time; the one-worker CPU times "
+                   "the ratios above use follow.\n")
         cols = [(SERIAL, 1)] + [(b, p) for p in self.workers for b in self.ws + self.peers]
-        body = [[b] + [fmt_cell(self.get(b, build, p)) for build, p in cols]
+        body = [[b] + [fmt_cell(self.get(b, build, p, wall=True)) for build, p in cols]
                 for b in self.benches]
         out.append(md_table(["benchmark"] + [SERIAL if build == SERIAL else f"{build} P={p}"
                                              for build, p in cols], body))
+        out.append("\n")
+        cols = [SERIAL] + self.ws + self.peers
+        body = [[b] + [fmt_cell(self.get(b, build, 1)) for build in cols]
+                for b in self.benches]
+        out.append(md_table(["benchmark (CPU, P=1)"] + cols, body))
         return "\n".join(out) + "\n"
 
     def targets(self):

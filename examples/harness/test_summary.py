@@ -59,6 +59,14 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(summary.fmt(x), ">184.62")
         self.assertIsNone(summary.geomean([x]))
 
+    def test_one_worker_uses_cpu_time_speedup_wall_time(self):
+        rows = [row("fib", "serial", 1, 1, 2.0), row("fib", "thep", 1, 1, 3.0),
+                row("fib", "thep", 2, 1, 1.0)]
+        rows[0]["cpu_s"], rows[1]["cpu_s"], rows[2]["cpu_s"] = "1.0", "1.2", "1.9"
+        s = summary.Summary(rows)
+        self.assertAlmostEqual(s.overhead("fib", "thep"), 1.2)   # CPU: 1.2 / 1.0
+        self.assertAlmostEqual(s.speedup("fib", "thep", 2), 3.0)  # wall: 3.0 / 1.0
+
     def test_targets(self):
         t = {what: (x, ok) for what, x, _, ok in self.s.targets()}
         x, ok = t["geomean T1(the)/T1(thep)"]

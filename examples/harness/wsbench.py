@@ -168,8 +168,11 @@ def report(a, csv_path):
                 f"({', '.join(sizes)} inputs; each repetition runs every configuration "
                 "once, in a shuffled order), and comparisons are ratios of medians. "
                 "Times are the programs' own timing of the computation, without "
-                "set-up and verification.  Absolute times from a shared machine are "
-                "noise; ratios from runs side by side are the result.\n\n")
+                "set-up and verification: one-worker comparisons (T1/T_S, P=1 "
+                "ratios) use its CPU time, which other processes on a shared machine "
+                "do not inflate; runs with more workers, and speedups, use wall "
+                "time.  Absolute times from a shared machine are noise; ratios from "
+                "runs side by side are the result.\n\n")
         ours = [r for r in rows if r["S"]]
         if ours:
             by = {}

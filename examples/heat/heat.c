@@ -70,14 +70,14 @@ int main(int argc, char **argv) {
       b[i * w + j] = 0;
     }
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   for (long s = 0; s < steps; s++) {
     step_rows(a, b, ny, 1, nx + 1);
     double *t = a;
     a = b;
     b = t;
   }
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   double err = 0;
   for (long i = 1; i <= nx; i++)

@@ -36,9 +36,9 @@ int main(int argc, char **argv) {
   bench_args(argc, argv, params, 1, &n);
 
   double x = (double)n;
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   double r = integrate(0, f(0), x, f(x), (f(0) + f(x)) / 2 * x);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   double exact = x * x * x * x / 4 + x * x / 2;
   printf("integrate(0, %ld) = %.17g (exact %.17g)\n", n, r, exact);

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       b[i * w + j] = 0;
     }
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   for (long s = 0; s < steps; s++) {
     sweep sw = {a, b, n};
     ws_for(1, n + 1, ROWS_PER_TASK, sweep_rows, &sw);
@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
     a = b;
     b = t;
   }
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   double err = 0;
   for (long i = 1; i <= n; i++)

@@ -89,9 +89,9 @@ int main(int argc, char **argv) {
   int capacity = total * 3 / 10 | 1;
   qsort(e, (size_t)n, sizeof e[0], by_ratio);
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   int r = knapsack(e, capacity, (int)n, 0);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   int want = knapsack_dp(e, (int)n, capacity);
   printf("knapsack(%ld items, capacity %d) = %d\n", n, capacity, r);

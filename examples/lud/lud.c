@@ -148,9 +148,9 @@ int main(int argc, char **argv) {
       A[i * n + j] = bench_rand01(&seed) - 0.5 + (i == j ? (double)n : 0);
   memcpy(LU, A, bytes);
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   lu(LU, n, n);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("lud(%ld)\n", n);
   if (!check(A, LU, n))

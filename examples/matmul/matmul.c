@@ -36,9 +36,9 @@ int main(int argc, char **argv) {
 
   double *A = matmul_random(n, 1), *B = matmul_random(n, 2);
   double *C = matmul_zeros(n);
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   matmul(C, A, B, n, n, n, n);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("matmul(%ld)\n", n);
   if (!matmul_check(A, B, C, n))

@@ -46,9 +46,9 @@ int main(int argc, char **argv) {
   bench_args(argc, argv, params, 1, &n);
 
   signed char board[NQUEENS_MAX];
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   long r = queens((int)n, 0, board);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("nqueens(%ld) = %ld\n", n, r);
   if (r != nqueens_solutions[n])

@@ -35,9 +35,9 @@ int main(int argc, char **argv) {
   bench_args(argc, argv, params, 1, &n);
   tbb_threads limit;
 
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   long r = fib(n);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("fib(%ld) = %ld\n", n, r);
   if (r != fib_iterative(n))

@@ -44,11 +44,11 @@ int main(int argc, char **argv) {
 
   signed char board[NQUEENS_MAX];
   long r;
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
 #pragma omp parallel
 #pragma omp single
   r = queens((int)n, 0, board);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("nqueens(%ld) = %ld\n", n, r);
   if (r != nqueens_solutions[n])

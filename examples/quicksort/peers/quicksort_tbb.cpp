@@ -26,9 +26,9 @@ int main(int argc, char **argv) {
 
   long *a = qs_input(n);
   unsigned long long h = qs_hash(a, n);
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   quicksort(a, n);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   printf("quicksort(%ld)\n", n);
   if (!qs_check(a, n, h))

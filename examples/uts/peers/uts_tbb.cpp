@@ -45,9 +45,9 @@ int main(int argc, char **argv) {
 
   uts_node root;
   uts_root(tree, &root);
-  double t0 = bench_now();
+  bench_clock t0 = bench_start();
   uts_count c = expand(&root);
-  double t = bench_now() - t0;
+  bench_clock t = bench_stop(t0);
 
   uts_verify("uts", tree, c);
   bench_time(t);
