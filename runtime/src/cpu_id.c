@@ -52,7 +52,7 @@ void ws_cpu_identify(ws_cpu *out) { memset(out, 0, sizeof *out); }
 
 #endif
 
-void ws_cpu_describe(const ws_cpu *c, char *buf, unsigned long n) {
+void ws_cpu_describe(const ws_cpu *c, char *buf, size_t n) {
   if (!c->known) {
     snprintf(buf, n, "a processor without CPUID");
     return;

@@ -5,6 +5,8 @@
 #ifndef WS_CPU_ID_H
 #define WS_CPU_ID_H
 
+#include <stddef.h>
+
 typedef struct ws_cpu {
   int known;          /* 0: not x86, or CPUID unavailable */
   char vendor[13];    /* "GenuineIntel", "AuthenticAMD", ... */
@@ -19,6 +21,6 @@ typedef struct ws_cpu {
 void ws_cpu_identify(ws_cpu *out);
 
 /* "GenuineIntel family 6 model 0xa7 stepping 1 (Intel(R) Xeon(R) ...)" */
-void ws_cpu_describe(const ws_cpu *c, char *buf, unsigned long n);
+void ws_cpu_describe(const ws_cpu *c, char *buf, size_t n);
 
 #endif

@@ -77,7 +77,7 @@ static void emit_all(emitter *e, sb_kernels *ks, unsigned chain) {
 }
 
 sb_kernels *sb_kernels_new(unsigned kmax, unsigned chain, char *err,
-                           unsigned long errlen) {
+                           size_t errlen) {
   sb_kernels *ks = calloc(1, sizeof *ks);
   if (!ks) {
     snprintf(err, errlen, "out of memory");

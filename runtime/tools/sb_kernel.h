@@ -15,6 +15,7 @@
 #ifndef WS_SB_KERNEL_H
 #define WS_SB_KERNEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct sb_kernels sb_kernels;
@@ -23,7 +24,7 @@ typedef struct sb_kernels sb_kernels;
  * location, each with a chain of `chain` sqrtsd.  NULL with a message in
  * err if the code cannot be mapped executable. */
 sb_kernels *sb_kernels_new(unsigned kmax, unsigned chain, char *err,
-                           unsigned long errlen);
+                           size_t errlen);
 void sb_kernels_free(sb_kernels *ks);
 
 /* TSC ticks per iteration of the k-store kernel over `iters` iterations,

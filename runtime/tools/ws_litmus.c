@@ -216,14 +216,23 @@ static int draw(const options *o, const point *p, size_t n) {
           "set size ratio -1\n",
           o->plot, o->S, (unsigned long long)o->runs, amax + 1,
           (long long)dmax + 1);
+  /* As in Fig. 8, a point (alpha, delta) is incorrect if a run of any L
+   * with that alpha was. */
   for (int bad = 0; bad < 2; bad++) {
     fprintf(s, "$%s << EOD\n", bad ? "incorrect" : "correct");
     int any = 0;
-    for (size_t i = 0; i < n; i++)
-      if (!!p[i].r.incorrect == bad) {
+    for (size_t i = 0; i < n; i++) {
+      int first = 1, incorrect = 0;
+      for (size_t j = 0; j < n; j++)
+        if (p[j].alpha == p[i].alpha && p[j].delta == p[i].delta) {
+          first = first && j >= i;
+          incorrect |= p[j].r.incorrect != 0;
+        }
+      if (first && incorrect == bad) {
         fprintf(s, "%u %lld\n", p[i].alpha, (long long)p[i].delta);
         any = 1;
       }
+    }
     if (!any) /* an empty block would make gnuplot fail */
       fprintf(s, "-100 -100\n");
     fprintf(s, "EOD\n");

@@ -43,7 +43,7 @@ static const char usage[] =
     "'#' lines.\n"
     "  --kmin=N --kmax=N   store counts to try (default 1..200)\n"
     "  --chain=N           dependent sqrtsd per iteration (default 40)\n"
-    "  --reps=N            repetitions; the minimum is kept (default 31)\n"
+    "  --reps=N            repetitions; the minimum is kept (default 61)\n"
     "  --iters=N           loop iterations per timing (default 1000)\n"
     "  --cpu=N             CPU to run on (default: the one it starts on)\n"
     "  --variant=V         distinct (k lines), same (one location) or both\n"
@@ -54,7 +54,7 @@ static const char usage[] =
     "Exit status: 0 estimate found, 3 no clear knee, 1 error, 2 bad usage.\n";
 
 static options parse(int argc, char **argv) {
-  options o = {1, 200, 40, 31, 1000, sched_getcpu(), 1, 1, NULL, 0};
+  options o = {1, 200, 40, 61, 1000, sched_getcpu(), 1, 1, NULL, 0};
   enum { KMIN = 256, KMAX, CHAIN, REPS, ITERS, CPU, VARIANT, PLOT, SAVE, HELP };
   static const struct option longs[] = {
       {"kmin", required_argument, 0, KMIN},   {"kmax", required_argument, 0, KMAX},
@@ -220,6 +220,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ws-sbmeasure: out of memory\n");
     return 1;
   }
+  double *x = malloc(n * sizeof *x);
+  if (!x) {
+    fprintf(stderr, "ws-sbmeasure: out of memory\n");
+    return 1;
+  }
   curve *cv[2] = {o.distinct ? &distinct : NULL, o.same ? &same : NULL};
   printf("# k = %u..%u, chain of %u sqrtsd, minimum of %u repetitions of %llu "
          "iterations, on CPU %d\n",
@@ -228,7 +233,6 @@ int main(int argc, char **argv) {
   sb_kernels_free(ks);
 
   printf("k%s%s\n", o.distinct ? ",distinct_ticks" : "", o.same ? ",same_ticks" : "");
-  double *x = malloc(n * sizeof *x);
   for (unsigned i = 0; i < n; i++) {
     x[i] = o.kmin + i;
     printf("%u", o.kmin + i);
@@ -249,8 +253,9 @@ int main(int argc, char **argv) {
       entries = (unsigned)cv[v]->fit.at;
   }
   free(x);
-  /* The larger knee when both variants ran: coalescing stores to one
-   * location must not be allowed to hide entries (§7.3). */
+  /* Both variants ran: the larger knee.  More stores to one location than
+   * to distinct lines in flight would mean they coalesce before the buffer
+   * (paper 000 §7.3), and S must cover them too. */
   if (clear)
     printf("# store buffer: %u entries; S = %u (paper 000 §7.3: one more than "
            "the entries)\n",
