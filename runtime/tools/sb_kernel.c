@@ -19,7 +19,7 @@ struct sb_kernels {
   unsigned char *code;
   size_t code_size;
   unsigned kmax;
-  size_t *entry; /* offset of kernel (k, same) at entry[2 * (k - 1) + same] */
+  size_t *entry; /* offset of kernel (k, same) at entry[2 * k + same] */
   char *lines;   /* kmax cache lines, the stores' targets */
 };
 
@@ -68,10 +68,10 @@ static void emit_kernel(emitter *e, unsigned k, int same, unsigned chain) {
 
 /* Two passes: the first only measures, the second writes. */
 static void emit_all(emitter *e, sb_kernels *ks, unsigned chain) {
-  for (unsigned k = 1; k <= ks->kmax; k++)
+  for (unsigned k = 0; k <= ks->kmax; k++)
     for (int same = 0; same < 2; same++) {
       if (e->p)
-        ks->entry[2 * (k - 1) + same] = e->at;
+        ks->entry[2 * k + same] = e->at;
       emit_kernel(e, k, same, chain);
     }
 }
@@ -84,8 +84,8 @@ sb_kernels *sb_kernels_new(unsigned kmax, unsigned chain, char *err,
     return NULL;
   }
   ks->kmax = kmax;
-  ks->entry = calloc(2 * (size_t)kmax, sizeof *ks->entry);
-  ks->lines = aligned_alloc(4096, ((size_t)kmax * LINE + 4095) & ~(size_t)4095);
+  ks->entry = calloc(2 * ((size_t)kmax + 1), sizeof *ks->entry);
+  ks->lines = aligned_alloc(4096, ((size_t)kmax * LINE + 4096) & ~(size_t)4095);
   emitter sizing = {NULL, 0};
   emit_all(&sizing, ks, chain);
   long page = sysconf(_SC_PAGESIZE);
@@ -124,7 +124,7 @@ void sb_kernels_free(sb_kernels *ks) {
 
 double sb_kernels_time(sb_kernels *ks, unsigned k, int same_location,
                        uint64_t iters) {
-  kernel_fn f = (kernel_fn)(void *)(ks->code + ks->entry[2 * (k - 1) + !!same_location]);
+  kernel_fn f = (kernel_fn)(void *)(ks->code + ks->entry[2 * k + !!same_location]);
   f(ks->lines, 64); /* lines into L1 (write-allocate), code into the caches */
   _mm_lfence();
   uint64_t t0 = __rdtsc();

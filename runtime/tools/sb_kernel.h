@@ -20,9 +20,9 @@
 
 typedef struct sb_kernels sb_kernels;
 
-/* Kernels for k = 1..kmax stores, both to distinct lines and to one
- * location, each with a chain of `chain` sqrtsd.  NULL with a message in
- * err if the code cannot be mapped executable. */
+/* Kernels for k = 0..kmax stores, both to distinct lines and to one
+ * location, each with a chain of `chain` sqrtsd (k = 0: the chain alone).
+ * NULL with a message in err if the code cannot be mapped executable. */
 sb_kernels *sb_kernels_new(unsigned kmax, unsigned chain, char *err,
                            size_t errlen);
 void sb_kernels_free(sb_kernels *ks);

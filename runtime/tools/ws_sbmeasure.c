@@ -3,13 +3,23 @@
  * paper 000 §7.2 (Figs. 6, 7): time a loop of k stores followed by a long
  * dependent chain of non-memory instructions, for k = kmin..kmax; the time
  * per iteration stays flat while the k stores fit in the store buffer and
- * grows from the first k that does not fit.  The reading for each k is the
- * minimum over repetitions (interrupts and other tenants only add time),
- * and the ks are swept in alternating order on every repetition.
+ * grows from the first k that does not fit.  Every repetition sweeps all
+ * k, in alternating order.
+ *
+ * Each timing is bracketed by two timings of the chain alone (k = 0); one
+ * whose brackets disagree saw the core's clock change and is taken again.
+ * The curve's value at k is then, over the repetitions, either
+ *   - the median of the timing relative to its brackets (the default): on
+ *     a shared machine the clock moves by a few per cent as other tenants
+ *     come and go, and a minimum over raw times picks the fastest clock
+ *     some k happened to see; or
+ *   - the minimum of the raw times (--reading=min, the paper's reading),
+ *     right on a quiet machine, where interrupts only ever add time.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +42,7 @@ typedef struct options {
   uint64_t iters;
   int cpu;
   int distinct, same; /* which variants */
+  int min_reading;    /* --reading=min */
   const char *plot;
   int save;
 } options;
@@ -43,7 +54,9 @@ static const char usage[] =
     "'#' lines.\n"
     "  --kmin=N --kmax=N   store counts to try (default 1..200)\n"
     "  --chain=N           dependent sqrtsd per iteration (default 40)\n"
-    "  --reps=N            repetitions; the minimum is kept (default 61)\n"
+    "  --reps=N            repetitions (default 61)\n"
+    "  --reading=R         median (of the time relative to the chain alone,\n"
+    "                      the default) or min (of the raw time)\n"
     "  --iters=N           loop iterations per timing (default 1000)\n"
     "  --cpu=N             CPU to run on (default: the one it starts on)\n"
     "  --variant=V         distinct (k lines), same (one location) or both\n"
@@ -54,13 +67,14 @@ static const char usage[] =
     "Exit status: 0 estimate found, 3 no clear knee, 1 error, 2 bad usage.\n";
 
 static options parse(int argc, char **argv) {
-  options o = {1, 200, 40, 61, 1000, sched_getcpu(), 1, 1, NULL, 0};
-  enum { KMIN = 256, KMAX, CHAIN, REPS, ITERS, CPU, VARIANT, PLOT, SAVE, HELP };
+  options o = {1, 200, 40, 61, 1000, sched_getcpu(), 1, 1, 0, NULL, 0};
+  enum { KMIN = 256, KMAX, CHAIN, REPS, ITERS, CPU, VARIANT, READING, PLOT, SAVE, HELP };
   static const struct option longs[] = {
       {"kmin", required_argument, 0, KMIN},   {"kmax", required_argument, 0, KMAX},
       {"chain", required_argument, 0, CHAIN}, {"reps", required_argument, 0, REPS},
       {"iters", required_argument, 0, ITERS}, {"cpu", required_argument, 0, CPU},
       {"variant", required_argument, 0, VARIANT},
+      {"reading", required_argument, 0, READING},
       {"plot", required_argument, 0, PLOT},   {"save", no_argument, 0, SAVE},
       {"help", no_argument, 0, HELP},         {0, 0, 0, 0}};
   int c;
@@ -79,6 +93,11 @@ static options parse(int argc, char **argv) {
       if (!o.distinct && !o.same)
         cli_usage_error("--variant=%s is not valid: expected distinct, same or both",
                         optarg);
+      break;
+    case READING:
+      o.min_reading = strcmp(optarg, "min") == 0;
+      if (!o.min_reading && strcmp(optarg, "median"))
+        cli_usage_error("--reading=%s is not valid: expected median or min", optarg);
       break;
     case PLOT: o.plot = optarg; break;
     case SAVE: o.save = 1; break;
@@ -102,20 +121,90 @@ typedef struct curve {
   knee_fit fit;
 } curve;
 
-static void measure(sb_kernels *ks, const options *o, curve *cv[2]) {
-  unsigned n = o->kmax - o->kmin + 1;
-  for (unsigned r = 0; r < o->reps; r++)
+#define STEADY 0.002 /* references this close: the clock held still */
+#define TRIES 20      /* bracketed readings per (repetition, k, variant) */
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Fills each curve with ticks per iteration; a relative reading is turned
+ * into ticks with the chain's median time.  Returns the first k that got
+ * no steady timing at all, or 0. */
+static unsigned measure(sb_kernels *ks, const options *o, curve *cv[2]) {
+  unsigned n = o->kmax - o->kmin + 1, reps = o->reps;
+  size_t cells = (size_t)n * reps, nref = 0;
+  double *raw[2] = {NULL, NULL}, *rel[2] = {NULL, NULL};
+  double *refs = malloc(2 * cells * sizeof *refs);
+  for (int v = 0; v < 2; v++)
+    if (cv[v]) {
+      raw[v] = malloc(cells * sizeof *raw[v]);
+      rel[v] = malloc(cells * sizeof *rel[v]);
+      if (!raw[v] || !rel[v] || !refs) {
+        fprintf(stderr, "ws-sbmeasure: out of memory\n");
+        exit(1);
+      }
+      for (size_t c = 0; c < cells; c++)
+        raw[v][c] = rel[v][c] = NAN;
+    }
+  double prev = sb_kernels_time(ks, 0, 0, o->iters);
+  for (unsigned r = 0; r < reps; r++)
     for (unsigned i = 0; i < n; i++) {
       unsigned k = r % 2 ? o->kmax - i : o->kmin + i;
-      for (int same = 0; same < 2; same++) {
-        if (!cv[same])
-          continue;
-        double t = sb_kernels_time(ks, k, same, o->iters);
-        double *best = &cv[same]->ticks[k - o->kmin];
-        if (r == 0 || t < *best)
-          *best = t;
+      size_t c = (size_t)(k - o->kmin) * reps + r;
+      for (int v = 0; v < 2; v++)
+        for (int t = 0; cv[v] && t < TRIES; t++) {
+          double x = sb_kernels_time(ks, k, v, o->iters);
+          double next = sb_kernels_time(ks, 0, 0, o->iters);
+          int steady = fabs(next - prev) <= STEADY * fmin(next, prev);
+          double ref = (prev + next) / 2;
+          prev = next;
+          if (steady) {
+            raw[v][c] = x;
+            rel[v][c] = x / ref;
+            refs[nref++] = ref;
+            break;
+          }
+        }
+    }
+  double typical = nref ? median_of(refs, nref) : NAN;
+  unsigned missing = 0;
+  for (int v = 0; v < 2; v++) {
+    if (!cv[v])
+      continue;
+    for (unsigned i = 0; i < n; i++) {
+      double *rw = raw[v] + (size_t)i * reps, *rl = rel[v] + (size_t)i * reps;
+      size_t m = 0; /* the steady ones, moved to the front */
+      for (unsigned r = 0; r < reps; r++)
+        if (!isnan(rw[r])) {
+          rw[m] = rw[r];
+          rl[m++] = rl[r];
+        }
+      if (m == 0) {
+        if (!missing || o->kmin + i < missing)
+          missing = o->kmin + i;
+        continue;
+      }
+      if (o->min_reading) {
+        double best = rw[0];
+        for (size_t j = 1; j < m; j++)
+          best = fmin(best, rw[j]);
+        cv[v]->ticks[i] = best;
+      } else {
+        cv[v]->ticks[i] = median_of(rl, m) * typical;
       }
     }
+    free(raw[v]);
+    free(rel[v]);
+  }
+  free(refs);
+  return missing;
 }
 
 static void describe_fit(const options *o, const curve *c) {
@@ -138,9 +227,9 @@ static int draw(const options *o, curve *cv[2], unsigned entries, int clear) {
           "set terminal pngcairo size 900,560\nset output '%s'\n"
           "set title 'Store buffer capacity (paper 000 Fig. 6 method)'\n"
           "set xlabel 'k, stores per iteration'\n"
-          "set ylabel 'TSC ticks per iteration (min of %u)'\nset grid\n"
+          "set ylabel 'TSC ticks per iteration (%s of %u)'\nset grid\n"
           "set key left top\n",
-          o->plot, o->reps);
+          o->plot, o->min_reading ? "min" : "median", o->reps);
   for (int v = 0; v < 2; v++) {
     if (!cv[v])
       continue;
@@ -226,11 +315,20 @@ int main(int argc, char **argv) {
     return 1;
   }
   curve *cv[2] = {o.distinct ? &distinct : NULL, o.same ? &same : NULL};
-  printf("# k = %u..%u, chain of %u sqrtsd, minimum of %u repetitions of %llu "
-         "iterations, on CPU %d\n",
-         o.kmin, o.kmax, o.chain, o.reps, (unsigned long long)o.iters, o.cpu);
-  measure(ks, &o, cv);
+  printf("# k = %u..%u, chain of %u sqrtsd, %u repetitions of %llu iterations, "
+         "on CPU %d; reading: %s\n",
+         o.kmin, o.kmax, o.chain, o.reps, (unsigned long long)o.iters, o.cpu,
+         o.min_reading ? "the minimum TSC time"
+                       : "the median time relative to the chain alone");
+  unsigned unsteady = measure(ks, &o, cv);
   sb_kernels_free(ks);
+  if (unsteady) {
+    fprintf(stderr,
+            "ws-sbmeasure: the clock never held still while timing k=%u; the "
+            "machine is too busy to measure\n",
+            unsteady);
+    return 3;
+  }
 
   printf("k%s%s\n", o.distinct ? ",distinct_ticks" : "", o.same ? ",same_ticks" : "");
   for (unsigned i = 0; i < n; i++) {
