@@ -14,7 +14,9 @@
  *                so fence-free thieves (which steal only while more than
  *                delta tasks are queued) do steal
  *   race phase   ROUNDS rounds (default 2*10^5) of a queue holding a
- *                single task, the owner's take racing the thieves
+ *                single task: each thief watches one owner and steals the
+ *                moment the task is put, the owner takes it back after a
+ *                random while, so take and steal collide
  *
  * delta is the runtime's own, ceil(S/2) with S from WS_STORE_BUFFER or the
  * default: the sound value for this loop, whose takes each make at least
@@ -47,6 +49,12 @@ static _Atomic int owners_left;
 static _Atomic int inflight; /* thieves inside a steal or a stolen run */
 static unsigned batch_max;
 static int race; /* the single-task phase */
+static struct {
+  alignas(WS_CACHE_LINE) _Atomic uint32_t round; /* task put, 1 + its id */
+  _Atomic int thief_ready; /* the owner's thief waits for the next round */
+} *announce;
+#define RACE_READY_SPINS 4096
+#define RACE_MAX_DELAY 1024
 static pthread_barrier_t start;
 
 /* Busy work without stores: a task's body, and the continuation an owner
@@ -74,12 +82,8 @@ static eo_task *as_task(ws_task *r, const char *what) {
   return d;
 }
 
-/* One steal attempt from a random other worker; runs what it gets. */
-static int try_steal(ws_worker *w) {
-  if (nthreads < 2)
-    return 0;
-  int v = (int)(dh_rand(&w->rng) % (uint64_t)(nthreads - 1));
-  ws_worker *victim = workers[v >= w->id ? v + 1 : v];
+/* One steal attempt; runs what it gets. */
+static int steal_from(ws_worker *w, ws_worker *victim) {
   atomic_fetch_add(&inflight, 1);
   ws_task *r = ops->steal(victim, w);
   int got = ws_is_task(r);
@@ -98,6 +102,51 @@ static int try_steal(ws_worker *w) {
   }
   atomic_fetch_sub(&inflight, 1);
   return got;
+}
+
+static int try_steal(ws_worker *w) {
+  int v = (int)(dh_rand(&w->rng) % (uint64_t)(nthreads - 1));
+  return steal_from(w, workers[v >= w->id ? v + 1 : v]);
+}
+
+/* Race phase, the thief's side.  Each owner has one thief (owner i, thief
+ * nowners + i).  The thief says it is ready, spins until its owner has put
+ * the round's task, and steals until the task is gone (a steal, or EMPTY;
+ * ABORT means it is still there).  The owner waits briefly for the thief
+ * to be ready, puts, and takes the task back after a random while, so that
+ * take and steal collide whenever both threads are running. */
+static void race_thief(ws_worker *w) {
+  ws_worker *victim = workers[w->id - nowners];
+  _Atomic uint32_t *round = &announce[victim->id].round;
+  _Atomic int *ready = &announce[victim->id].thief_ready;
+  uint32_t seen = 0, now;
+  unsigned spins = 0;
+  for (;;) {
+    atomic_store_explicit(ready, 1, memory_order_relaxed);
+    while ((now = atomic_load_explicit(round, memory_order_acquire)) == seen) {
+      if (atomic_load(&owners_left) == 0)
+        return;
+      if (ops->idle)
+        ops->idle(w);
+      if (++spins % 1024 == 0)
+        sched_yield();
+    }
+    atomic_store_explicit(ready, 0, memory_order_relaxed);
+    seen = now;
+    while (atomic_load_explicit(round, memory_order_relaxed) == seen) {
+      uint64_t aborts = w->c.aborts;
+      if (steal_from(w, victim) || w->c.aborts == aborts)
+        break;
+    }
+  }
+}
+
+/* The owner's side: wait a bounded while for the thief, which may not be
+ * running (more threads than cores); the bound only shapes the schedule. */
+static void race_owner_sync(ws_worker *w) {
+  for (unsigned i = 0; i < RACE_READY_SPINS; i++)
+    if (atomic_load_explicit(&announce[w->id].thief_ready, memory_order_relaxed))
+      return;
 }
 
 /* A sync whose task was stolen: help until the thief is done.  When no
@@ -143,15 +192,21 @@ static void own(ws_worker *w, uint32_t first, uint32_t end, int guided) {
                         : 1 + (uint32_t)(dh_rand(&w->rng) % batch_max);
     if (n > end - next)
       n = end - next;
+    if (race)
+      race_owner_sync(w);
     for (uint32_t k = 0; k < n; k++) {
       eo_task *d = &tasks[next + k];
       atomic_store_explicit(&d->done, 0, memory_order_relaxed);
       ops->put(w, &d->hdr);
     }
+    if (race)
+      atomic_store_explicit(&announce[w->id].round, next + 1,
+                            memory_order_release);
     if (guided && n > delta)
       await_first_steal(w, &tasks[next], &tasks[next + n - 1]);
     guided = 0;
-    uint64_t sink = work(w->rng, (unsigned)(w->rng % MAX_CONTINUATION_WORK));
+    uint64_t sink = work(w->rng, (unsigned)(w->rng % (race ? RACE_MAX_DELAY
+                                                           : MAX_CONTINUATION_WORK)));
     for (uint32_t k = n; k-- > 0;) {
       eo_task *d = &tasks[next + k];
       ws_task *r = ops->take(w);
@@ -170,7 +225,8 @@ static void own(ws_worker *w, uint32_t first, uint32_t end, int guided) {
     }
     next += n;
     atomic_store_explicit(&work_sink, sink, memory_order_relaxed);
-    try_steal(w); /* owners are thieves too */
+    if (!race)
+      try_steal(w); /* owners are thieves too */
   }
 }
 
@@ -183,6 +239,8 @@ static void *worker_main(void *arg) {
     own(w, first, w->id == nowners - 1 ? ntasks : first + share, !race);
     atomic_fetch_sub(&owners_left, 1);
   }
+  if (race && w->id >= nowners && w->id < 2 * nowners)
+    race_thief(w);
   /* Once every owner has taken its deque empty, nothing is left to steal.
    * Spin a while between yields, to meet the owners' short windows. */
   unsigned fails = 0;
@@ -211,8 +269,11 @@ static void phase(const char *name, uint32_t count, unsigned max_batch,
     runs_by_owner[i] = 0;
     atomic_init(&runs_by_thief[i], 0);
   }
-  for (int i = 0; i < nthreads; i++)
+  for (int i = 0; i < nthreads; i++) {
     workers[i] = dh_new_worker(ops, i, capacity);
+    atomic_init(&announce[i].round, 0);
+    atomic_init(&announce[i].thief_ready, 0);
+  }
   dh_install(ops, workers, nthreads, delta);
   atomic_store(&owners_left, nowners);
 
@@ -295,7 +356,9 @@ int main(int argc, char **argv) {
   tasks = calloc(most, sizeof *tasks);
   runs_by_owner = calloc(most, sizeof *runs_by_owner);
   runs_by_thief = calloc(most, sizeof *runs_by_thief);
-  DH_CHECK(workers && tasks && runs_by_owner && runs_by_thief, "out of memory");
+  announce = aligned_alloc(WS_CACHE_LINE, (size_t)nthreads * sizeof *announce);
+  DH_CHECK(workers && tasks && runs_by_owner && runs_by_thief && announce,
+           "out of memory");
 
   phase("batch", batch_tasks, 3 * (unsigned)delta + 2, 0);
   phase("race", rounds, 1, 1);
@@ -305,5 +368,6 @@ int main(int argc, char **argv) {
   free(tasks);
   free(runs_by_owner);
   free(runs_by_thief);
+  free(announce);
   return 0;
 }
