@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "deque_harness.h"
+#include "tailhead.h"
 
 #define POOL 4096 /* distinct task descriptors, reused round robin */
 
@@ -363,7 +364,7 @@ static void overflow_race(void) {
   atomic_store(&q->H, h + (is("thep") ? (1ULL << 32) + 1 : 1));
   for (int i = CAP - 1; i <= CAP; i++)
     ops->put(owner, t[i] = new_task());
-  ws_task *seen = atomic_load(&q->tasks[h & (uint64_t)q->mask]);
+  ws_task *seen = ws_th_slot(q, (int64_t)h); /* what the thief reads now */
   dh_fail(__FILE__, __LINE__,
           "%s: put into slot %llu accepted while a thief reads it; the "
           "thief gets task %ld instead of task %ld",
