@@ -7,10 +7,10 @@
 #                -- COMMAND [ARG...]
 #
 #   --status N          exit status N (default 0)
-#   --stderr ERE        some line of stderr matches ERE (grep -E)
+#   --stderr ERE        some line of stderr matches ERE (grep -E); repeatable
 #   --stderr-first ERE  the first line of stderr matches ERE
 #   --stderr-lines N    stderr has exactly N lines
-#   --stdout ERE        some line of stdout matches ERE
+#   --stdout ERE        some line of stdout matches ERE; repeatable
 #   --stdout-lines N    stdout has exactly N lines (0: the program ran nothing)
 #
 # Set the environment with `env VAR=VALUE COMMAND`.  Exits 0 when every
@@ -33,10 +33,12 @@ while [ $# -gt 0 ]; do
   esac
   case $1 in
     --status) status=$2 ;;
-    --stderr) stderr_re=$2 ;;
+    --stderr) stderr_re="$stderr_re$2
+" ;;
     --stderr-first) stderr_first=$2 ;;
     --stderr-lines) stderr_lines=$2 ;;
-    --stdout) stdout_re=$2 ;;
+    --stdout) stdout_re="$stdout_re$2
+" ;;
     --stdout-lines) stdout_lines=$2 ;;
   esac
   shift 2
@@ -56,17 +58,22 @@ complain() {
 lines() { wc -l <"$1" | tr -d ' '; }
 
 [ "$rc" -eq "$status" ] || complain "exit status $rc, expected $status"
-if [ -n "$stderr_re" ] && ! grep -Eq -- "$stderr_re" "$tmp/err"; then
-  complain "no line of stderr matches /$stderr_re/"
+# Each of the newline-separated patterns must match some line of the file.
+match_each() {
+  printf '%s' "$2" | while IFS= read -r re; do
+    grep -Eq -- "$re" "$1" || echo "ws-expect: no line of $3 matches /$re/"
+  done
+}
+unmatched=$(match_each "$tmp/err" "$stderr_re" stderr; match_each "$tmp/out" "$stdout_re" stdout)
+if [ -n "$unmatched" ]; then
+  echo "$unmatched"
+  failed=1
 fi
 if [ -n "$stderr_first" ] && ! head -n 1 "$tmp/err" | grep -Eq -- "$stderr_first"; then
   complain "the first line of stderr does not match /$stderr_first/"
 fi
 if [ -n "$stderr_lines" ] && [ "$(lines "$tmp/err")" -ne "$stderr_lines" ]; then
   complain "stderr has $(lines "$tmp/err") lines, expected $stderr_lines"
-fi
-if [ -n "$stdout_re" ] && ! grep -Eq -- "$stdout_re" "$tmp/out"; then
-  complain "no line of stdout matches /$stdout_re/"
 fi
 if [ -n "$stdout_lines" ] && [ "$(lines "$tmp/out")" -ne "$stdout_lines" ]; then
   complain "stdout has $(lines "$tmp/out") lines, expected $stdout_lines"
