@@ -1,0 +1,43 @@
+/*
+ * ws-verify — exhaustive TSO[S] model checking of the wsff deques.
+ * See docs/verification.md.
+ *
+ * Exit status: 0 the outcome is the expected one (without --expect: no
+ * violation), 1 it is not, 2 bad usage, 3 the state limit stopped the
+ * search before it was complete.
+ */
+#include <stdio.h>
+
+#include "verify.h"
+
+int main(int argc, char **argv) {
+  vf_config cfg;
+  int expect;
+  const char *srcdir;
+  char err[1024];
+  int rc = vf_parse_args(argc, argv, &cfg, &expect, &srcdir, err, sizeof err);
+  if (rc) {
+    fprintf(rc < 0 ? stderr : stdout, "%s%s\n", rc < 0 ? "ws-verify: " : "", err);
+    return rc < 0 ? 2 : 0;
+  }
+  if (srcdir)
+    return vf_check_source(srcdir);
+
+  vf_result r = vf_explore(&cfg);
+  printf("%s S=%d x=%d delta=%d buffer=%s%s script=%s thieves=%d steals=%d: "
+         "%s, %ld states, %ld transitions, %ld final states, %s, %.2f s\n",
+         cfg.v->name, cfg.S, cfg.x, cfg.delta,
+         cfg.buffer == BUF_PLAIN ? "plain" : cfg.buffer == BUF_B ? "b" : "coalesce",
+         cfg.no_fence ? " no-fence" : "", cfg.script, cfg.thieves, cfg.steals,
+         r.violation ? "VIOLATION" : r.limit_hit ? "INCOMPLETE (state limit)" : "safe",
+         r.states, r.transitions, r.finals,
+         vf_saw_steal ? "some steal succeeded" : "no steal ever succeeded",
+         r.seconds);
+  if (r.limit_hit && !r.violation)
+    return 3;
+  if (expect < 0)
+    return r.violation;
+  if (r.violation != expect)
+    printf("ws-verify: expected %s\n", expect ? "a violation" : "no violation");
+  return r.violation != expect;
+}
