@@ -22,7 +22,8 @@ static int number(const char *s, int lo, int hi, int *out) {
 }
 
 /* The worker's program: p = put the next task, t = take the most recent
- * outstanding one; between two takes, x - 1 stores of the client. */
+ * outstanding one; between two takes, x - 1 stores of the client.  Puts
+ * without a take are left in the deque when the worker stops. */
 static int compile_script(vf_config *cfg, char *err, size_t n) {
   int stack[VF_MAX_TASKS], depth = 0, puts = 0, takes_left = 0;
   for (const char *p = cfg->script; *p; p++)
@@ -54,11 +55,15 @@ static int compile_script(vf_config *cfg, char *err, size_t n) {
       return -1;
     }
   }
-  if (depth || !puts) {
-    snprintf(err, n, "--script: every put needs its take (the worker takes "
-                     "back all its tasks)");
+  if (!puts) {
+    snprintf(err, n, "--script: no put");
     return -1;
   }
+  /* Tasks still outstanding at the end stay in the deque: the worker stops
+   * without taking them back, which THEP's progress argument excludes. */
+  cfg->left = 0;
+  while (depth)
+    cfg->left |= (uint8_t)(1u << (stack[--depth] - 1));
   cfg->tasks = puts;
   return 0;
 }

@@ -217,6 +217,22 @@ static void report(const vf_config *cfg, const store *st, size_t from,
   free(moves);
 }
 
+/* Names each thread and where it waits, e.g. "thief1 waits at Fig.5 l.114". */
+static void describe_stuck(const vf_config *cfg, const vf_state *s, char *why) {
+  int n = snprintf(why, VF_WHY, "no thread can ever move again, no store is "
+                                "buffered:");
+  for (int tid = 0; tid < vf_nthreads(cfg) && n < VF_WHY; tid++) {
+    const vf_thread *th = &s->th[tid];
+    char name[16];
+    snprintf(name, sizeof name, tid ? "thief%d" : "worker", tid);
+    if (th->phase == PH_FINISHED)
+      n += snprintf(why + n, (size_t)(VF_WHY - n), " %s finished;", name);
+    else
+      n += snprintf(why + n, (size_t)(VF_WHY - n), " %s waits at %s;", name,
+                    vf_next_step_info(cfg, th, tid)->fig);
+  }
+}
+
 vf_result vf_explore(const vf_config *cfg) {
   vf_result res = {0};
   struct timespec t0, t1;
@@ -278,10 +294,7 @@ vf_result vf_explore(const vf_config *cfg) {
       }
     }
     if (stuck && !res.violation) {
-      snprintf(why, sizeof why,
-               "no thread can make progress: every unfinished thread waits "
-               "(blocked on the lock or a join, or spinning on a condition "
-               "that cannot change) and no store is buffered");
+      describe_stuck(cfg, &s, why);
       report(cfg, &st, i, -1, why);
       res.violation = 1;
     }

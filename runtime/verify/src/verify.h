@@ -112,6 +112,7 @@ typedef struct vf_config {
   char script[VF_MAX_OPS + 1];
   vf_op worker[VF_MAX_OPS];
   int nworker;
+  uint8_t left; /* tasks the script never takes (bit k-1: task k) */
   long max_states;
   int quiet;
 } vf_config;
