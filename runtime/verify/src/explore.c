@@ -108,7 +108,9 @@ typedef struct store {
   size_t used, cap;
   uint64_t *at; /* state number -> offset in the arena */
   size_t n, at_cap;
-  uint32_t *table; /* state number + 1, 0 = empty slot */
+  /* high 32 bits: of the state's hash; low 32 bits: state number + 1
+   * (0: empty slot) */
+  uint64_t *table;
   size_t mask;
 } store;
 
@@ -125,20 +127,30 @@ static void *grow(void *p, size_t bytes) {
   return q;
 }
 
+static uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdu;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53u;
+  return h ^ (h >> 33);
+}
+
 static uint64_t hash(const uint8_t *p, int n) {
-  uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)n;
-  for (int i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3u;
-    h ^= h >> 29;
+  uint64_t h = 0x9e3779b97f4a7c15u * (uint64_t)(n + 1);
+  for (int i = 0; i < n; i += 8) {
+    uint64_t w = 0;
+    memcpy(&w, p + i, (size_t)(n - i < 8 ? n - i : 8));
+    h = mix(h ^ w) + 0x9e3779b97f4a7c15u;
   }
-  h ^= h >> 32;
-  h *= 0xd6e8feb86659fd93u;
-  return h ^ (h >> 32);
+  return mix(h);
 }
 
 static const record *rec(const store *st, size_t i) {
   return (const record *)(st->arena + st->at[i]);
+}
+
+static uint64_t slot(uint64_t h, size_t i) {
+  return (h & 0xffffffff00000000u) | (uint64_t)(i + 1);
 }
 
 static void rehash(store *st) {
@@ -150,10 +162,11 @@ static void rehash(store *st) {
   st->mask = size - 1;
   for (size_t i = 0; i < st->n; i++) {
     const record *r = rec(st, i);
-    size_t k = hash(r->code, r->len) & st->mask;
+    uint64_t h = hash(r->code, r->len);
+    size_t k = h & st->mask;
     while (st->table[k])
       k = (k + 1) & st->mask;
-    st->table[k] = (uint32_t)(i + 1);
+    st->table[k] = slot(h, i);
   }
 }
 
@@ -162,9 +175,12 @@ static long insert(store *st, const uint8_t *code, int len, uint32_t parent,
                    uint8_t move) {
   if (2 * (st->n + 1) > st->mask + 1)
     rehash(st);
-  size_t k = hash(code, len) & st->mask;
+  uint64_t h = hash(code, len);
+  size_t k = h & st->mask;
   for (; st->table[k]; k = (k + 1) & st->mask) {
-    const record *r = rec(st, st->table[k] - 1);
+    if ((st->table[k] ^ h) >> 32)
+      continue;
+    const record *r = rec(st, (uint32_t)st->table[k] - 1);
     if (r->len == len && !memcmp(r->code, code, (size_t)len))
       return -1;
   }
@@ -185,7 +201,7 @@ static long insert(store *st, const uint8_t *code, int len, uint32_t parent,
   memcpy(r->code, code, (size_t)len);
   st->at[st->n] = st->used;
   st->used += need;
-  st->table[k] = (uint32_t)(st->n + 1);
+  st->table[k] = slot(h, st->n);
   return (long)st->n++;
 }
 

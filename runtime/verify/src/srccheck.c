@@ -1,6 +1,7 @@
 /*
- * srccheck.c — keeps the models honest: every C statement a model quotes
- * must still appear, verbatim up to white space, in the runtime's source.
+ * srccheck.c — keeps the models honest: every C statement and condition a
+ * model quotes must still appear, verbatim up to white space, in the
+ * runtime's source.
  * When the runtime's code changes, this check fails until the model is
  * brought in line.
  */
@@ -58,19 +59,22 @@ int vf_check_source(const char *srcdir) {
         fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, info->file);
         return 2;
       }
-      char want[256];
-      snprintf(want, sizeof want, "%s", info->code);
-      squeeze(want);
-      checked++;
-      if (!strstr(text, want)) {
-        printf("%s model: %s no longer contains: %s\n", v->name, info->file,
-               info->code);
-        missing++;
+      const char *quotes[] = {info->code, info->cond};
+      for (int q = 0; q < 2 && quotes[q]; q++) {
+        char want[256];
+        snprintf(want, sizeof want, "%s", quotes[q]);
+        squeeze(want);
+        checked++;
+        if (!strstr(text, want)) {
+          printf("%s model: %s no longer contains: %s\n", v->name, info->file,
+                 quotes[q]);
+          missing++;
+        }
       }
       free(text);
     }
   }
-  printf("%d statements quoted by the models, %d missing from %s\n", checked,
+  printf("%d statements and conditions quoted by the models, %d missing from %s\n", checked,
          missing, srcdir);
   return missing ? 1 : 0;
 }

@@ -79,6 +79,15 @@ static void print_machine(const vf_config *cfg, const vf_state *s) {
     printf(" | memory: T=%d H=%d lock=%d\n", m[A_T], m[A_H], m[A_LOCK]);
 }
 
+/* Prints s left-aligned in `width` columns, counting UTF-8 characters (the
+ * figures' δ and ⊥) as one column each. */
+static void print_padded(const char *s, int width) {
+  int cols = 0;
+  for (const char *p = s; *p; p++)
+    cols += ((unsigned char)*p & 0xc0) != 0x80;
+  printf("%s%*s", s, width > cols ? width - cols : 0, "");
+}
+
 void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
                     const char *why) {
   vf_state s;
@@ -103,10 +112,12 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
       vf_thread_step(&c);
       if (note.continued_pc)
         info = &cfg->v->steps[note.continued_pc];
-      printf("%4d  %-7s %-9s %-58s %s\n", i + 1, name, op, info->fig,
-             note.access);
+      printf("%4d  %-7s %-9s ", i + 1, name, op);
+      print_padded(info->fig, 58);
+      printf(" %s\n", note.access);
       if (info->code)
-        printf("%14s%s: %s\n", "", info->file, info->code);
+        printf("%14s%s: %s%s%s\n", "", info->file, info->code,
+               info->cond ? "  ...  " : "", info->cond ? info->cond : "");
     } else {
       if (kind == 1)
         vf_drain(cfg, &s, tid, &note);

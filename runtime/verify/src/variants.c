@@ -14,12 +14,11 @@ const vf_variant *vf_variant_by_name(const char *name) {
 }
 
 static const vf_step_info client_store = {
-    "(client) one of the x-1 other stores between two takes", NULL, NULL};
+    .fig = "(client) one of the x-1 other stores between two takes"};
 static const vf_step_info join = {
-    "(runtime) __ws_join_stolen: wait until the thief marks the task DONE",
-    NULL, NULL};
+    .fig = "(runtime) __ws_join_stolen: wait until the thief marks the task DONE"};
 static const vf_step_info run = {
-    "(client) run the stolen task, then mark it DONE", NULL, NULL};
+    .fig = "(client) run the stolen task, then mark it DONE"};
 
 const vf_step_info *vf_next_step_info(const vf_config *cfg, const vf_thread *th,
                                       int tid) {

@@ -141,6 +141,7 @@ typedef struct vf_step_info {
   const char *fig;  /* e.g. "Fig.3 l.61  if (T - δ > h)" */
   const char *file; /* runtime/src file of `code`, NULL for model-only steps */
   const char *code; /* the C statement, verbatim (checked by --check-source) */
+  const char *cond; /* the condition the step decides, verbatim, or NULL */
 } vf_step_info;
 
 struct vf_variant {
