@@ -39,7 +39,7 @@ enum {
 #define F "deque_split.c"
 static const vf_step_info steps[NSTEPS] = {
     [PUSH_STORE_TASK] = {"Fig.4 l.12-13 write task at head; head += 1", F,
-                         "atomic_store_explicit(&q->tasks[q->head], task, ws_relaxed);"},
+                         "__atomic_store_n(&q->tasks[q->head], task, __ATOMIC_RELAXED);"},
     [PUSH_ALLSTOLEN_STORE_TS] = {"Fig.4 l.14-15 (tail,split) := (head-1,head)", F,
                                  "atomic_store_explicit(&q->u.ts,"},
     [PUSH_ALLSTOLEN_STORE_ALLSTOLEN] = {"Fig.4 l.16 allstolen := 0", F,
@@ -74,7 +74,7 @@ static const vf_step_info steps[NSTEPS] = {
                             "if (ws_unlikely(atomic_load_explicit(&q->splitreq, ws_relaxed)))"},
     [TAKE_COUNT] = {"§7.3 anti-coalescing store", F, "ws_count_take(w);"},
     [TAKE_SLOT] = {"Fig.4 l.29 return WORK, Task(head)", F,
-                   "return split_slot(q, q->head);"},
+                   "return ws_own_slot(&q->tasks[q->head]);"},
     [POP_STOLEN_ENTRY] = {"Fig.4 l.32-33 head := head - 1; if !o_allstolen", F,
                           "if (!q->o_allstolen) {"},
     [POP_STOLEN_STORE_ALLSTOLEN] = {"Fig.4 l.34-35 allstolen := 1", F,

@@ -213,8 +213,8 @@ enum { TH_PUT_LOAD_T = 1, TH_PUT_STORE_TASK, TH_PUT_STORE_T, TH_FIRST_FREE };
   [TH_PUT_LOAD_T] = {"Fig.2a put  t := T", "tailhead.h",                      \
                      "int64_t t = atomic_load_explicit(&q->T, ws_relaxed);"},  \
   [TH_PUT_STORE_TASK] = {"Fig.2a put  tasks[t mod W] := task", "tailhead.h",   \
-                         "atomic_store_explicit(&q->tasks[t & q->mask], task, "\
-                         "ws_relaxed);"},                                      \
+                         "__atomic_store_n(&q->tasks[t & q->mask], task, "     \
+                         "__ATOMIC_RELAXED);"},                                \
   [TH_PUT_STORE_T] = {"Fig.2a put  T := t+1", "tailhead.h",                   \
                       "atomic_store_explicit(&q->T, t + 1, ws_release);"}
 
