@@ -20,9 +20,11 @@
  *    000 §4 allows it (FF-THE, FF-CL, and Lace's failed CAS);
  *  - steal() returns EMPTY only if at some moment during it no task was
  *    available: visible in memory (its put's T store drained — §3.3 allows
- *    missing a buffered put), not removed, and not announced by a take()
- *    of the worker.  Lace's steal sees only the shared part of the deque,
- *    so there EMPTY is always allowed;
+ *    missing a buffered put), not removed, and with no removal announced
+ *    (the worker's T := t, a thief's H := h + 1 past it).  Lace's steal
+ *    sees only the shared part of the deque, so there EMPTY is always
+ *    allowed; the EMPTY of the runtime's unlocked peek is a hint
+ *    (RET_EMPTY_HINT), held to this only with --strict-peek;
  *  - no thread waits forever (explore.c: a state where every unfinished
  *    thread is blocked or spins on a false condition and no buffer holds a
  *    store).
