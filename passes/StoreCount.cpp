@@ -5,9 +5,8 @@
 #include "AbiNames.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
-#include "llvm/Analysis/CallGraph.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/CFG.h"
@@ -126,7 +125,7 @@ private:
               Found &Target, Found &Exit, unsigned ExitExtra,
               bool EarlyStop) const;
   Summary summarize(const FunctionItems &FI) const;
-  void computeSummaries(CallGraph &CG);
+  void computeSummaries();
   void computeReturnCosts();
   std::string describe(const Item &It, const FunctionItems &FI) const;
   /// Not summarized yet (later in its SCC's first round): no path at all.
@@ -323,33 +322,49 @@ Summary Analyzer::summarize(const FunctionItems &FI) const {
   return S;
 }
 
-/// Bottom-up over call-graph SCCs (callees first); recursion iterates to
-/// the fixpoint, from "no path" downwards, as Bellman-Ford does.
-void Analyzer::computeSummaries(CallGraph &CG) {
-  for (scc_iterator<CallGraph *> It = scc_begin(&CG); !It.isAtEnd(); ++It) {
-    SmallVector<Function *, 4> SCC;
-    for (CallGraphNode *N : *It)
-      if (Function *F = N->getFunction())
-        if (Items.count(F))
-          SCC.push_back(F);
-    for (unsigned Round = 0;; ++Round) {
-      bool Changed = false;
-      for (Function *F : SCC) {
-        Summary S = summarize(Items[F]);
-        Summary &Old = Sums[F];
-        if (S.EntryToTake != Old.EntryToTake || S.EntryToExit != Old.EntryToExit ||
-            S.TakeToExit != Old.TakeToExit) {
-          Old = S;
-          Changed = true;
-        }
+/// Bottom-up: every function after its callees (a depth-first post-order
+/// from every function, so functions nobody calls are included), then
+/// rounds until nothing changes, which recursion needs.  Summaries start at
+/// "no path" and only decrease, as in Bellman-Ford.
+void Analyzer::computeSummaries() {
+  SmallVector<Function *, 32> Order;
+  DenseSet<Function *> Seen;
+  for (Function &Root : M) {
+    if (!Items.count(&Root) || !Seen.insert(&Root).second)
+      continue;
+    // Iterative DFS: (function, next call to look at).
+    SmallVector<std::pair<Function *, unsigned>, 16> Stack{{&Root, 0}};
+    while (!Stack.empty()) {
+      auto &[F, Next] = Stack.back();
+      const FunctionItems &FI = Items.find(F)->second;
+      if (Next < FI.Calls.size()) {
+        auto [BB, K] = FI.Calls[Next++];
+        Function *Callee = FI.Blocks.find(BB)->second[K].Callee;
+        if (Seen.insert(Callee).second)
+          Stack.push_back({Callee, 0});
+        continue;
       }
-      if (!Changed)
-        break;
-      if (Round > 64) { // cannot happen with non-negative weights; stay sound
-        for (Function *F : SCC)
-          Sums[F] = Summary{0, 0, 0};
-        break;
+      Order.push_back(F);
+      Stack.pop_back();
+    }
+  }
+  for (unsigned Round = 0;; ++Round) {
+    bool Changed = false;
+    for (Function *F : Order) {
+      Summary S = summarize(Items.find(F)->second);
+      Summary &Old = Sums[F];
+      if (S.EntryToTake != Old.EntryToTake || S.EntryToExit != Old.EntryToExit ||
+          S.TakeToExit != Old.TakeToExit) {
+        Old = S;
+        Changed = true;
       }
+    }
+    if (!Changed)
+      return;
+    if (Round > 256) { // not reached with non-negative weights; stay sound
+      for (Function *F : Order)
+        Sums[F] = Summary{0, 0, 0};
+      return;
     }
   }
 }
@@ -433,8 +448,7 @@ StoreCountResult Analyzer::run(ModuleAnalysisManager &MAM) {
     for (auto [BB, K] : It->second.Calls)
       CallSites[It->second.Blocks[BB][K].Callee].push_back({&Fn, BB, K});
   }
-  CallGraph &CG = MAM.getResult<CallGraphAnalysis>(M);
-  computeSummaries(CG);
+  computeSummaries();
   computeReturnCosts();
 
   for (Function &Fn : M) {
