@@ -30,6 +30,11 @@ static const ws_module_record ws_pool_record = {
 
 typedef struct deque_pool {
   const ws_deque_ops *dq;
+  /* Stealing from a producer slot.  A producer never takes, so none of its
+   * stores can be a take() hiding in its store buffer: the fence-free
+   * variants steal from it with their fenced sibling's steal, with no delta
+   * window (which would otherwise strand the last delta tasks there). */
+  ws_task *(*steal_producer)(ws_worker *victim, ws_worker *thief);
   ws_worker **w; /* one per slot */
 } deque_pool;
 
@@ -48,9 +53,11 @@ static int64_t looks_size(const ws_thedeque *q) {
   return q->packed_head ? (int32_t)((uint32_t)t - (uint32_t)h) : t - (int64_t)h;
 }
 
-static void deques_init(ws_pool *p, const ws_deque_ops *ops) {
+static void deques_init(ws_pool *p, const ws_deque_ops *ops,
+                        const ws_deque_ops *fenced) {
   deque_pool *d = ws_pool_zalloc(sizeof *d, "pool deques");
   d->dq = ops;
+  d->steal_producer = fenced->steal;
   d->w = ws_pool_zalloc(sizeof *d->w * (size_t)p->slots, "pool deques");
   for (int i = 0; i < p->slots; i++) {
     ws_worker *w = ws_pool_zalloc(sizeof *w, "a pool deque");
@@ -92,7 +99,8 @@ static ws_pool_task deques_take(ws_pool *p, int w) {
 
 static ws_pool_task deques_steal(ws_pool *p, int thief, int victim) {
   deque_pool *d = dp(p);
-  ws_task *r = d->dq->steal(d->w[victim], d->w[thief]);
+  ws_task *r = victim < p->workers ? d->dq->steal(d->w[victim], d->w[thief])
+                                    : d->steal_producer(d->w[victim], d->w[thief]);
   if (r == WS_ABORT)
     p->slot[thief].c.aborts++;
   return decode(r);
@@ -102,8 +110,10 @@ static int deques_is_empty(ws_pool *p, int slot, int q) {
   return looks_size(&dp(p)->w[q]->dq.th) <= 0;
 }
 
-#define DEQUE_POOL(v, fencefree, waits)                                        \
-  static void v##_init(ws_pool *p) { deques_init(p, &ws_ops_##v); }            \
+#define DEQUE_POOL(v, fenced, fencefree, waits)                                \
+  static void v##_init(ws_pool *p) {                                           \
+    deques_init(p, &ws_ops_##v, &ws_ops_##fenced);                             \
+  }                                                                            \
   const ws_pool_ops ws_pool_##v = {                                            \
       .name = #v,                                                              \
       .exactly_once = 1,                                                       \
@@ -118,8 +128,10 @@ static int deques_is_empty(ws_pool *p, int slot, int q) {
       .is_empty = deques_is_empty,                                             \
   };
 
-DEQUE_POOL(the, 0, 0)
-DEQUE_POOL(cl, 0, 0)
-DEQUE_POOL(ffthe, 1, 0)
-DEQUE_POOL(ffcl, 1, 0)
-DEQUE_POOL(thep, 1, 1) /* an uncertain thief waits for the owner's echo */
+DEQUE_POOL(the, the, 0, 0)
+DEQUE_POOL(cl, cl, 0, 0)
+DEQUE_POOL(ffthe, the, 1, 0)
+DEQUE_POOL(ffcl, cl, 1, 0)
+/* An uncertain THEP thief waits for the owner's echo, and its packed head is
+ * not THE's: no producer slots (pool.c refuses them). */
+DEQUE_POOL(thep, thep, 1, 1)

@@ -234,6 +234,8 @@ ws_pool_task salsa_consume(ws_pool *p, int w, salsa_take_fn take) {
       n = nx;
     }
   }
+  if (t == WS_POOL_NONE) /* holds no chunk now: let its finisher reuse it */
+    atomic_store_explicit(&cp->hazard, NULL, ws_release);
   if (unlinked || (t == WS_POOL_NONE && (cp->limbo || cp->dead)))
     collect(s, w);
   return t;
