@@ -82,6 +82,14 @@ static void deques_fini(ws_pool *p) {
 
 static void deques_put(ws_pool *p, int slot, ws_pool_task t) {
   deque_pool *d = dp(p);
+  ws_thedeque *q = &d->w[slot]->dq.th;
+  /* The deque's own overflow message speaks of spawns and WS_DEQUE_SIZE;
+   * say it in the pool's terms.  Owner-local test first, like its put. */
+  if (ws_unlikely(atomic_load_explicit(&q->T, ws_relaxed) - q->h_seen > q->mask) &&
+      looks_size(q) > q->mask)
+    ws_fatal("%s pool: the queue of slot %d is full (%lld tasks); raise "
+             "ws_pool_config.capacity",
+             p->ops->name, slot, (long long)(q->mask + 1));
   d->dq->put(d->w[slot], encode(t));
 }
 

@@ -64,8 +64,8 @@ static void fifo_put(ws_pool *p, int slot, ws_pool_task t) {
   uint64_t a = atomic_load_explicit(&q->anchor, ws_relaxed);
   uint64_t h = head_of(a), s = size_of(a);
   if (ws_unlikely(s > q->mask))
-    ws_fatal("idem-fifo queue of slot %d is full (%llu tasks); raise the "
-             "pool's capacity",
+    ws_fatal("idem-fifo pool: the queue of slot %d is full (%llu tasks); raise "
+             "ws_pool_config.capacity",
              slot, (unsigned long long)(q->mask + 1));
   atomic_store_explicit(&q->tasks[(h + s) & q->mask], t, ws_relaxed);
   atomic_store_explicit(&q->anchor, pack(tag_of(a) + 1, s + 1, h), ws_release);

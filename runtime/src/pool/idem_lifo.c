@@ -51,8 +51,8 @@ static void lifo_put(ws_pool *p, int slot, ws_pool_task t) {
   uint64_t a = atomic_load_explicit(&q->anchor, ws_relaxed);
   uint64_t n = size_of(a);
   if (ws_unlikely(n == q->cap))
-    ws_fatal("idem-lifo queue of slot %d is full (%llu tasks); raise the "
-             "pool's capacity",
+    ws_fatal("idem-lifo pool: the queue of slot %d is full (%llu tasks); raise "
+             "ws_pool_config.capacity",
              slot, (unsigned long long)q->cap);
   atomic_store_explicit(&q->tasks[n], t, ws_relaxed);
   /* Release: a thief that sees the new size sees the task (store-store). */
