@@ -115,6 +115,7 @@ static ws_pool_task salsa_steal(ws_pool *p, int thief, int victim) {
     idx++; /* keep idx monotonic: the victim may have claimed slot idx */
   salsa_node *m = salsa_adopt_stolen(s, thief, c, idx, mine);
   p->slot[thief].c.chunk_steals++;
+  WS_POOL_TEST_POINT("salsa-steal-claimed");
   ws_pool_task got = WS_POOL_NONE;
   if (t != WS_POOL_NONE) {
     ws_pool_task expect = t;

@@ -49,10 +49,29 @@ static void *consumer(void *arg) {
   }
 }
 
+/* ws_pool_empty on its own: a queued task makes it 0, taking it makes it 1. */
+static int empty_predicate(const char *variant) {
+  ws_pool *p = ws_pool_create(&(ws_pool_config){
+      .variant = variant, .workers = 2, .producers = 1, .capacity = 64});
+  int ok = ws_pool_empty(p, 2);
+  ws_pool_put(p, 2, 7);
+  ok &= !ws_pool_empty(p, 0) && !ws_pool_empty(p, 2);
+  ws_pool_task t = ws_pool_get(p, 1);
+  ok &= t == 7 && ws_pool_empty(p, 1);
+  ws_pool_destroy(p);
+  if (!ok)
+    printf("%s: ws_pool_empty is wrong around one task\n", variant);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: pool_prodcons VARIANT PRODUCERS CONSUMERS TASKS\n");
     return 2;
+  }
+  if (!empty_predicate(argv[1])) {
+    printf("FAIL\n");
+    return 1;
   }
   producers = atoi(argv[2]);
   consumers = atoi(argv[3]);

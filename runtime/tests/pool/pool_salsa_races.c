@@ -12,6 +12,12 @@
  * last-read        ... before the owner announced it: the thief wins the
  *                  slot's CAS and ends the chunk; it is reused through the
  *                  thief's chunk pool (producer-based balancing)
+ * last-both        the owner reads the last slot, a thief takes the chunk
+ *                  over and claims that slot, then the owner announces it and
+ *                  wins the slot's CAS: only the owner may end the chunk (as
+ *                  we read paper 002 Alg. 5, the losing thief would end it
+ *                  too, and the chunk would be handed out twice).  Needs two
+ *                  threads, run in strict alternation.
  * mid-read, mid-announced   the same two races on a slot in the middle
  *                  (after mid-read the owner's get goes on to steal the
  *                  chunk back and takes the next task)
@@ -21,6 +27,8 @@
  *                  is stolen and stolen back by the same victim: the tag
  *                  makes the stale thief's CAS fail
  */
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +136,65 @@ static void race(const char *point, int slot, ws_pool_task want_owner,
   ws_pool_destroy(pool);
 }
 
+/* --- both claim the last slot: two threads in strict alternation ------ */
+
+static sem_t thief_go, owner_go;
+static pthread_t owner_thread;
+static int both_stage;
+
+static void both_hook(const char *where) {
+  int owner = pthread_equal(pthread_self(), owner_thread);
+  if (owner && both_stage == 0 && strcmp(where, "salsa-take-read") == 0) {
+    both_stage = 1; /* the owner read slot 3 and saw the chunk still its own */
+    sem_post(&thief_go);
+    sem_wait(&owner_go);
+  } else if (!owner && both_stage == 1 && strcmp(where, "salsa-steal-claimed") == 0) {
+    both_stage = 2; /* the thief owns the chunk and claimed slot 3 */
+    sem_post(&owner_go);
+    sem_wait(&thief_go);
+  }
+}
+
+static void *thief_main(void *arg) {
+  sem_wait(&thief_go);
+  thief_got = get(1);
+  return arg;
+}
+
+static void both(void) {
+  pool = make("salsa", 2);
+  put_range(0, 1, CHUNK);
+  for (int t = 1; t < CHUNK; t++)
+    CHECK(get(0) == (ws_pool_task)t, "owner takes %d first", t);
+  sem_init(&thief_go, 0, 0);
+  sem_init(&owner_go, 0, 0);
+  owner_thread = pthread_self();
+  both_stage = 0;
+  thief_got = WS_POOL_NONE;
+  ws_pool_test_point = both_hook;
+  pthread_t thief;
+  pthread_create(&thief, NULL, thief_main, NULL);
+  ws_pool_task owner_got = get(0);
+  sem_post(&thief_go); /* let the thief's CAS on slot 3 fail */
+  pthread_join(thief, NULL);
+  ws_pool_test_point = NULL;
+  CHECK(both_stage == 2, "the interleaving was not reached (stage %d)", both_stage);
+  CHECK(owner_got == CHUNK, "owner got %lu", (unsigned long)owner_got);
+  CHECK(thief_got == WS_POOL_NONE, "thief got %lu", (unsigned long)thief_got);
+  check_once(1, CHUNK);
+  /* Two chunks' worth: if the finished chunk had been handed out twice, the
+   * producer would fill it twice and overwrite tasks not yet taken. */
+  settle(2);
+  put_range(0, CHUNK + 1, 3 * CHUNK);
+  for (int w = 0; w < 2; w++)
+    while (get(w) != WS_POOL_NONE)
+      ;
+  check_once(CHUNK + 1, 3 * CHUNK);
+  CHECK(salsa_chunks_allocated(pool) == 2, "%u chunks allocated, expected 2",
+        salsa_chunks_allocated(pool));
+  ws_pool_destroy(pool);
+}
+
 /* --- chunk reuse ----------------------------------------------------------- */
 
 static void reuse(const char *variant) {
@@ -170,9 +237,12 @@ static void aba_hook(const char *where) {
     return;
   aba_armed = 0;
   /* Consumer 1 steals the chunk from 0 (and takes task 1), then consumer 0
-   * steals it back (and takes task 2): the owner is 0 again. */
+   * steals it back (and takes task 2): the owner is 0 again.  Consumer 0 then
+   * takes task 3 on its fast path, which leaves no mark in the slot: a stale
+   * thief that got the chunk would take it again. */
   CHECK(get(1) == 1, "consumer 1 steals the chunk and takes task 1");
   CHECK(get(0) == 2, "consumer 0 steals it back and takes task 2");
+  CHECK(get(0) == 3, "consumer 0 takes task 3 from its own chunk");
 }
 
 static void aba(void) {
@@ -197,6 +267,8 @@ int main(int argc, char **argv) {
     race("salsa-take-announced", CHUNK - 1, CHUNK, WS_POOL_NONE);
   else if (strcmp(s, "last-read") == 0)
     race("salsa-take-read", CHUNK - 1, WS_POOL_NONE, CHUNK);
+  else if (strcmp(s, "last-both") == 0)
+    both();
   else if (strcmp(s, "mid-announced") == 0)
     race("salsa-take-announced", 1, 2, 3);
   else if (strcmp(s, "mid-read") == 0)
@@ -208,7 +280,7 @@ int main(int argc, char **argv) {
     aba();
   else {
     fprintf(stderr, "usage: pool_salsa_races last-announced|last-read|"
-                    "mid-announced|mid-read|reuse|aba\n");
+                    "last-both|mid-announced|mid-read|reuse|aba\n");
     return 2;
   }
   printf("%s: %s\n", s, failures ? "FAIL" : "ok");
