@@ -101,8 +101,7 @@ static inline uint64_t salsa_owner(uint64_t tag, int consumer) {
 }
 static inline uint64_t salsa_tag(uint64_t owner) { return owner >> 32; }
 
-/* A node's view of a chunk: it is n's chunk in this life of the chunk and n's
- * consumer owns it. */
+/* Takes one task through node n for consumer w (salsa.c, salsa_cas.c). */
 typedef ws_pool_task (*salsa_take_fn)(ws_pool *p, int w, salsa_node *n);
 
 void salsa_init(ws_pool *p);

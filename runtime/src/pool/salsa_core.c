@@ -8,8 +8,6 @@
 #include "../worker.h"
 #include "salsa.h"
 
-#define COLLECT_EVERY 64 /* unlinked nodes before a reclamation attempt */
-
 /* --- chunks ------------------------------------------------------------ */
 
 static salsa_chunk *chunk_at(salsa *s, uint32_t id) {
