@@ -4,7 +4,11 @@
  *
  *   put(w, t)          owner: push t at the tail (the bottom of the stack)
  *   take(w)            owner: remove the most recent task; returns it, or
- *                      WS_STOLEN(t) when a thief got it first, or WS_EMPTY
+ *                      WS_STOLEN(t) when a thief got it first (t is then a
+ *                      hint only: once THE or Chase-Lev lose a task their
+ *                      window has moved up, and later stolen takes of the
+ *                      same frame report the same slot; the caller knows
+ *                      which descriptor it pushed), or WS_EMPTY
  *   steal(victim, me)  thief: remove the oldest task; returns it, WS_EMPTY,
  *                      or WS_ABORT (the relaxed specification of paper 000
  *                      §4: "could not tell", nothing changed)
@@ -37,13 +41,21 @@ static inline ws_task *ws_untag(const ws_task *r) {
   return (ws_task *)((uintptr_t)r & ~(uintptr_t)7);
 }
 
+/* The owner re-reading a slot it wrote itself: no other thread writes
+ * slots, so a plain load is race-free.  The mask makes the pointer visibly
+ * untagged: compiled code that only tests the stolen bit folds the test,
+ * and then the load, away on this path. */
+static inline ws_task *ws_own_slot(ws_task *const *slot) {
+  return (ws_task *)((uintptr_t)*slot & ~(uintptr_t)7);
+}
+
 /* THE, Chase-Lev and their fence-free forms (paper 000 Fig. 2a layout):
  * non-wrapping indices T (tail, owner) and H (head, thieves) into a cyclic
  * array of W = mask+1 task pointers. */
 typedef struct ws_thedeque {
   /* Owner line: T is written by every put and take, read by thieves. */
   alignas(WS_CACHE_LINE) _Atomic int64_t T;
-  _Atomic(ws_task *) *tasks;
+  ws_task **tasks; /* slots: the owner writes, thieves read (__atomic) */
   int64_t mask;
   int64_t h_seen;  /* a lower bound of H, for the owner's overflow check */
   int packed_head; /* THEP: H holds <s:32, h:32> */
@@ -72,7 +84,7 @@ typedef struct ws_splitdeque {
   uint32_t o_split;
   int o_allstolen;
   uint32_t size;
-  _Atomic(ws_task *) *tasks;
+  ws_task **tasks; /* slots: the owner writes, thieves read (__atomic) */
 } ws_splitdeque;
 
 /* Private deque: [H, T) belongs to the owner alone.  A thief writes its id

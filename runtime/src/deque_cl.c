@@ -17,7 +17,7 @@ ws_task *__ws_take_cl(ws_worker *w) {
   int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
   if (ws_likely(t > h)) {
     ws_count_take(w);
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   }
   return ws_cl_take_conflict(w, t, h);
 }
@@ -28,6 +28,7 @@ ws_task *__ws_take_cl(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *
 ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   if (t < h) { /* a thief took it */
     atomic_store_explicit(&q->T, h, ws_relaxed);
     return WS_STOLEN(ws_th_slot(q, t));
@@ -39,7 +40,7 @@ ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h) {
                                                ws_seq_cst, ws_relaxed))
     return WS_STOLEN(ws_th_slot(q, t));
   ws_count_take(w);
-  return ws_th_slot(q, t);
+  return ws_th_own(q, t);
 }
 
 static ws_task *cl_steal(ws_worker *victim, ws_worker *thief) {

@@ -18,7 +18,7 @@ ws_task *__ws_take_ffcl(ws_worker *w) {
   int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
   if (ws_likely(t > h)) {
     ws_count_take(w); /* also keeps two T stores from coalescing (§7.3) */
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   }
   return ws_cl_take_conflict(w, t, h); /* the same CAS protocol as CL */
 }

@@ -18,7 +18,7 @@ ws_task *__ws_take_ffthe(ws_worker *w) {
   int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
   if (ws_likely(t >= h)) {
     ws_count_take(w); /* also keeps two T stores from coalescing (§7.3) */
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   }
   return ws_ffthe_take_conflict(w, t);
 }
@@ -29,6 +29,7 @@ ws_task *__ws_take_ffthe(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *ws_ffthe_take_conflict(ws_worker *w,
                                                                 int64_t t) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   ws_th_lock(q);
   if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {
     atomic_store_explicit(&q->T, t + 1, ws_relaxed);
@@ -37,7 +38,7 @@ __attribute__((noinline, cold)) ws_task *ws_ffthe_take_conflict(ws_worker *w,
   }
   ws_th_unlock(q);
   ws_count_take(w);
-  return ws_th_slot(q, t);
+  return ws_th_own(q, t);
 }
 
 static ws_task *ffthe_steal(ws_worker *victim, ws_worker *thief) {

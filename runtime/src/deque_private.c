@@ -33,7 +33,7 @@ void __ws_push_private(ws_worker *w, ws_task *task) {
 ws_task *__ws_take_private(ws_worker *w) {
   ws_privdeque *q = &w->dq.pr;
   if (ws_likely(q->T > q->H)) {
-    ws_task *t = q->tasks[--q->T & q->mask];
+    ws_task *t = ws_own_slot(&q->tasks[--q->T & q->mask]);
     private_poll(w);
     ws_count_take(w);
     return t;

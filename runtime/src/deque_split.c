@@ -17,14 +17,14 @@ __attribute__((noreturn)) void ws_split_overflow(ws_worker *w);
 void ws_split_push_allstolen(ws_worker *w);
 
 static inline ws_task *split_slot(ws_splitdeque *q, uint32_t i) {
-  return atomic_load_explicit(&q->tasks[i], ws_relaxed);
+  return __atomic_load_n(&q->tasks[i], __ATOMIC_RELAXED);
 }
 
 void __ws_push_split(ws_worker *w, ws_task *task) {
   ws_splitdeque *q = &w->dq.sp;
   if (ws_unlikely(q->head == q->size))
     ws_split_overflow(w);
-  atomic_store_explicit(&q->tasks[q->head], task, ws_relaxed);
+  __atomic_store_n(&q->tasks[q->head], task, __ATOMIC_RELAXED);
   q->head++;
   if (ws_unlikely(q->o_allstolen))
     ws_split_push_allstolen(w);
@@ -44,7 +44,7 @@ ws_task *__ws_take_split(ws_worker *w) {
   if (ws_unlikely(atomic_load_explicit(&q->splitreq, ws_relaxed)))
     ws_split_grow_shared(w);
   ws_count_take(w);
-  return split_slot(q, q->head);
+  return ws_own_slot(&q->tasks[q->head]);
 }
 
 #ifndef WS_FASTPATH_ONLY

@@ -35,7 +35,7 @@ ws_task *__ws_take_thep(ws_worker *w) {
   if (ws_likely(thep_dist(t, thep_h(sh)) >= 0)) {         /* t >= h */
     atomic_store_explicit(&q->P, (int64_t)thep_s(sh), ws_relaxed); /* P := s */
     ws_count_take(w);
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   }
   return ws_thep_take_conflict(w, t);
 }
@@ -45,6 +45,7 @@ ws_task *__ws_take_thep(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *ws_thep_take_conflict(ws_worker *w,
                                                                int64_t t) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   ws_th_lock(q);
   atomic_store_explicit(&q->P, THEP_NO_ECHO, ws_relaxed);
   uint64_t sh = atomic_load_explicit(&q->H, ws_relaxed);
@@ -55,7 +56,7 @@ __attribute__((noinline, cold)) ws_task *ws_thep_take_conflict(ws_worker *w,
   }
   ws_th_unlock(q);
   ws_count_take(w);
-  return ws_th_slot(q, t);
+  return ws_th_own(q, t);
 }
 
 static ws_task *thep_steal(ws_worker *victim, ws_worker *thief) {

@@ -22,12 +22,18 @@ static inline __attribute__((always_inline)) void ws_th_put(ws_worker *w,
   int64_t t = atomic_load_explicit(&q->T, ws_relaxed);
   if (ws_unlikely(t - q->h_seen > q->mask))
     ws_th_make_room(w, t);
-  atomic_store_explicit(&q->tasks[t & q->mask], task, ws_relaxed);
+  __atomic_store_n(&q->tasks[t & q->mask], task, __ATOMIC_RELAXED);
   atomic_store_explicit(&q->T, t + 1, ws_release);
 }
 
+/* Slot i as a thief reads it (or the owner, for a task it lost). */
 static inline ws_task *ws_th_slot(ws_thedeque *q, int64_t i) {
-  return atomic_load_explicit(&q->tasks[i & q->mask], ws_relaxed);
+  return __atomic_load_n(&q->tasks[i & q->mask], __ATOMIC_RELAXED);
+}
+
+/* Slot t as the owner reads it back in a successful take. */
+static inline ws_task *ws_th_own(ws_thedeque *q, int64_t t) {
+  return ws_own_slot(&q->tasks[t & q->mask]);
 }
 
 #ifndef WS_FASTPATH_ONLY

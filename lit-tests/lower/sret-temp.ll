@@ -1,0 +1,38 @@
+; A result returned through sret lands in a temporary that only the task
+; uses: the temporary moves into the task body, its lifetime markers go.
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
+
+%struct.S24 = type { i64, i64, i64 }
+
+declare void @__ws_spawn_begin(ptr, ...)
+declare void @__ws_spawn_end()
+declare void @__ws_sync()
+declare void @mk(ptr sret(%struct.S24) align 8, i64)
+declare void @llvm.lifetime.start.p0(i64, ptr)
+declare void @llvm.lifetime.end.p0(i64, ptr)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+define void @t(ptr %res, i64 %x) {
+entry:
+  %tmp = alloca %struct.S24, align 8
+  call void (ptr, ...) @__ws_spawn_begin(ptr %res, ptr @mk)
+  call void @llvm.lifetime.start.p0(i64 24, ptr %tmp)
+  call void @mk(ptr sret(%struct.S24) align 8 %tmp, i64 %x)
+  call void @llvm.memcpy.p0.p0.i64(ptr align 8 %res, ptr align 8 %tmp, i64 24, i1 false)
+  call void @llvm.lifetime.end.p0(i64 24, ptr %tmp)
+  call void @__ws_spawn_end()
+  call void @__ws_sync()
+  ret void
+}
+
+; CHECK-LABEL: define void @t(
+; CHECK-NOT:     %tmp = alloca
+; CHECK-NOT:     lifetime
+; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_body.t.0(i64 %x, ptr %res)
+; CHECK-LABEL: define internal void @__ws_body.t.0(i64 %x, ptr %res)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %tmp = alloca %struct.S24, align 8
+; CHECK-NEXT:    call void @mk(ptr sret(%struct.S24) align 8 %tmp, i64 %x)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 8 %res, ptr align 8 %tmp, i64 24, i1 false)
+; CHECK-NEXT:    ret void

@@ -1,0 +1,78 @@
+//===- Registration.cpp - Where the wsff passes enter a pipeline ----------===//
+
+#include "Registration.h"
+
+#include "AntiCoalesce.h"
+#include "DeltaRecord.h"
+#include "LowerSpawnSync.h"
+#include "StoreCount.h"
+
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace wsff {
+
+/// Matches Name against Pass or Pass<key=value;...>, applying the
+/// parameters to Opts.  Bad parameters are a command-line error.
+static bool matchPass(StringRef Name, StringRef Pass, WsOptions &Opts) {
+  if (!Name.consume_front(Pass))
+    return false;
+  if (Name.empty())
+    return true;
+  if (!Name.consume_front("<") || !Name.consume_back(">"))
+    return false;
+  SmallVector<StringRef, 4> Params;
+  Name.split(Params, ';', -1, /*KeepEmpty=*/false);
+  for (StringRef P : Params)
+    if (Error E = Opts.set(P))
+      report_fatal_error(Twine(Pass) + ": " + toString(std::move(E)),
+                         /*gen_crash_diag=*/false);
+  return true;
+}
+
+void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
+  PB.registerPipelineParsingCallback(
+      [Opts](StringRef Name, ModulePassManager &MPM,
+             ArrayRef<PassBuilder::PipelineElement>) {
+        WsOptions O = Opts;
+        if (matchPass(Name, "ws-lower", O)) {
+          MPM.addPass(LowerSpawnSyncPass(O));
+          return true;
+        }
+        if (matchPass(Name, "ws-delta", O)) {
+          MPM.addPass(DeltaRecordPass(O));
+          return true;
+        }
+        if (matchPass(Name, "ws-anticoalesce", O)) {
+          MPM.addPass(AntiCoalescePass(O));
+          return true;
+        }
+        if (Name == "print<ws-storecount>") {
+          MPM.addPass(StoreCountPrinterPass(outs()));
+          return true;
+        }
+        if (matchPass(Name, "ws-fencefree", O)) {
+          MPM.addPass(LowerSpawnSyncPass(O));
+          MPM.addPass(AntiCoalescePass(O));
+          MPM.addPass(DeltaRecordPass(O));
+          return true;
+        }
+        return false;
+      });
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+    MAM.registerPass([] { return StoreCountAnalysis(); });
+  });
+  PB.registerPipelineStartEPCallback(
+      [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LowerSpawnSyncPass(Opts));
+      });
+  PB.registerOptimizerLastEPCallback(
+      [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(AntiCoalescePass(Opts));
+        MPM.addPass(DeltaRecordPass(Opts));
+      });
+}
+
+} // namespace wsff

@@ -1,0 +1,130 @@
+//===- WsOptions.cpp - Options shared by the wsff passes ------------------===//
+
+#include "WsOptions.h"
+
+#include "ws/abi.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+
+using namespace llvm;
+
+namespace {
+cl::opt<std::string> VariantOpt("ws-variant",
+                                cl::desc("wsff deque variant the module is "
+                                         "compiled for (default thep)"),
+                                cl::init("thep"));
+cl::opt<std::string> FenceOpt("ws-fence",
+                              cl::desc("fence of the fenced variants: xchg "
+                                       "(default) or mfence"),
+                              cl::init("xchg"));
+cl::opt<std::string> AbiBitcodeOpt(
+    "ws-abi-bc", cl::desc("bitcode with the runtime fast paths (default: "
+                          "ws-abi.bc next to the plugin; 'none' to call them)"),
+    cl::init(""));
+cl::opt<unsigned> StoreBufferOpt("ws-store-buffer",
+                                 cl::desc("S assumed at compile time"),
+                                 cl::init(0));
+cl::opt<unsigned> TargetDeltaOpt("ws-target-delta",
+                                 cl::desc("pad take paths until delta <= N"),
+                                 cl::init(0));
+} // namespace
+
+namespace wsff {
+
+unsigned WsOptions::variantId() const {
+  return StringSwitch<unsigned>(Variant)
+      .Case("the", WS_VARIANT_THE)
+      .Case("cl", WS_VARIANT_CL)
+      .Case("ffthe", WS_VARIANT_FFTHE)
+      .Case("ffcl", WS_VARIANT_FFCL)
+      .Case("thep", WS_VARIANT_THEP)
+      .Case("split", WS_VARIANT_SPLIT)
+      .Case("private", WS_VARIANT_PRIVATE)
+      .Default(WS_VARIANT_RUNTIME);
+}
+
+static Error badValue(StringRef Key, StringRef Value, StringRef Accepts) {
+  return createStringError(inconvertibleErrorCode(),
+                           formatv("wsff option {0}='{1}': expected {2}", Key,
+                                   Value, Accepts)
+                               .str());
+}
+
+static Error parseUnsigned(StringRef Key, StringRef Value, unsigned &Out) {
+  unsigned V;
+  if (Value.getAsInteger(10, V) || V == 0 || V > 65536)
+    return badValue(Key, Value, "an integer from 1 to 65536");
+  Out = V;
+  return Error::success();
+}
+
+Error WsOptions::set(StringRef KeyValue) {
+  auto [Key, Value] = KeyValue.split('=');
+  if (Key == "variant") {
+    if (!StringSwitch<bool>(Value)
+             .Cases("the", "cl", "ffthe", "ffcl", "thep", true)
+             .Cases("split", "private", "runtime", true)
+             .Default(false))
+      return badValue(Key, Value,
+                      "the, cl, ffthe, ffcl, thep, split, private or runtime");
+    Variant = Value.str();
+    return Error::success();
+  }
+  if (Key == "fence") {
+    if (Value != "xchg" && Value != "mfence")
+      return badValue(Key, Value, "xchg or mfence");
+    MFence = Value == "mfence";
+    return Error::success();
+  }
+  if (Key == "abi-bc") {
+    InlineAbi = Value != "none";
+    AbiBitcode = InlineAbi ? Value.str() : std::string();
+    return Error::success();
+  }
+  if (Key == "store-buffer")
+    return parseUnsigned(Key, Value, StoreBuffer);
+  if (Key == "target-delta")
+    return parseUnsigned(Key, Value, TargetDelta);
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("unknown wsff option '{0}' (known: variant, fence, abi-bc, "
+              "store-buffer, target-delta)",
+              Key)
+          .str());
+}
+
+WsOptions WsOptions::fromCommandLine() {
+  WsOptions O;
+  if (Error E = O.set("variant=" + VariantOpt))
+    report_fatal_error(std::move(E), /*gen_crash_diag=*/false);
+  if (Error E = O.set("fence=" + FenceOpt))
+    report_fatal_error(std::move(E), false);
+  if (!AbiBitcodeOpt.empty())
+    cantFail(O.set("abi-bc=" + AbiBitcodeOpt));
+  O.StoreBuffer = StoreBufferOpt;
+  O.TargetDelta = TargetDeltaOpt;
+  return O;
+}
+
+std::string WsOptions::abiBitcodePath() const {
+  if (!AbiBitcode.empty())
+    return AbiBitcode;
+  SmallString<256> P(pluginDirectory());
+  sys::path::append(P, MFence ? "ws-abi-mfence.bc" : "ws-abi.bc");
+  return std::string(P);
+}
+
+std::string pluginDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&pluginDirectory), &Info) ||
+      !Info.dli_fname)
+    return ".";
+  return sys::path::parent_path(Info.dli_fname).str();
+}
+
+} // namespace wsff

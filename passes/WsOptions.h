@@ -1,0 +1,54 @@
+//===- WsOptions.h - Options shared by the wsff passes ---------*- C++ -*-===//
+//
+// What the passes are told: which deque variant the module is compiled for,
+// which fence flavour, the S assumed at compile time and the padding target.
+// They come from -fplugin-arg-wsff-<key>=<value> (clang), from pass
+// parameters (opt -passes='ws-lower<variant=ffcl>'), or from the -ws-*
+// command-line options (opt).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSFF_WSOPTIONS_H
+#define WSFF_WSOPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace wsff {
+
+struct WsOptions {
+  /// the|cl|ffthe|ffcl|thep|split|private, or "runtime" (generic entry
+  /// points: the variant is chosen by WS_DEQUE at start-up).
+  std::string Variant = "thep";
+  /// Fenced variants use mfence instead of xchg (the paper's setting).
+  bool MFence = false;
+  /// Bitcode with the runtime's fast paths; empty: next to the plugin.
+  std::string AbiBitcode;
+  /// Inline the runtime's fast paths (link AbiBitcode into the module).
+  bool InlineAbi = true;
+  /// S assumed at compile time (0: derive from the target CPU).
+  unsigned StoreBuffer = 0;
+  /// Pad take paths so that delta <= TargetDelta (0: no padding).
+  unsigned TargetDelta = 0;
+
+  /// The numeric id stored in module records (enum ws_variant_id).
+  unsigned variantId() const;
+
+  /// Applies one "key=value" setting; an error names the key and what it
+  /// accepts.
+  llvm::Error set(llvm::StringRef KeyValue);
+
+  /// The defaults, as overridden by the -ws-* command-line options.
+  static WsOptions fromCommandLine();
+
+  /// The bitcode to link for this configuration (resolving the default).
+  std::string abiBitcodePath() const;
+};
+
+/// Directory holding the plugin library itself.
+std::string pluginDirectory();
+
+} // namespace wsff
+
+#endif
