@@ -28,7 +28,7 @@ struct litmus {
   ws_thedeque q;
   command cmd;
   ws_task tasks[LITMUS_TASKS];
-  _Atomic(ws_task *) slots[LITMUS_TASKS];
+  ws_task *slots[LITMUS_TASKS];
   int64_t t_seen[LITMUS_TASKS]; /* thief: the T it read when it stole h */
   line lines[LITMUS_MAX_L];     /* the worker's L stores go here */
   pthread_t thief;
@@ -112,7 +112,7 @@ litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
   }
   memset(lt, 0, sizeof *lt);
   for (int i = 0; i < LITMUS_TASKS; i++)
-    atomic_init(&lt->slots[i], &lt->tasks[i]);
+    lt->slots[i] = &lt->tasks[i];
   lt->q.tasks = lt->slots;
   lt->q.mask = LITMUS_TASKS - 1;
   lt->thief_cpu = thief_cpu;

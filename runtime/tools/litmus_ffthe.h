@@ -4,8 +4,9 @@
  * and with its names, on the runtime's own deque layout (ws_thedeque), with
  * these differences:
  *   - take() makes exactly one store, T := t, as Fig. 9 requires ("no other
- *     stores"): the runtime's ws_count_take, its anti-coalescing store
- *     (§7.3), is left out; the litmus puts its L stores there instead;
+ *     stores"): the runtime's anti-coalescing stores (§7.3), ws_count_take
+ *     and ws_slow_take_store, are left out; the litmus puts its L stores
+ *     there instead;
  *   - delta is an argument of steal(), not ws_rt.delta, and steal() also
  *     tells which T it read (for the litmus's "stores passed" figure);
  * Keep it in step with deque_ffthe.c.
@@ -28,7 +29,7 @@ litmus_ffthe_take_conflict(ws_thedeque *q, int64_t t) {
     return WS_STOLEN(ws_th_slot(q, t));
   }
   ws_th_unlock(q);
-  return ws_th_slot(q, t);
+  return ws_th_own(q, t);
 }
 
 static inline __attribute__((always_inline)) ws_task *
@@ -38,7 +39,7 @@ litmus_ffthe_take(ws_thedeque *q) {
   WS_TAKE_MARK();
   int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
   if (ws_likely(t >= h))
-    return ws_th_slot(q, t);
+    return ws_th_own(q, t);
   return litmus_ffthe_take_conflict(q, t);
 }
 
