@@ -1,4 +1,5 @@
 /* store_buffer.c — resolving S in the order store_buffer.h gives. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 __attribute__((format(printf, 2, 3))) static void
 warnf(const ws_sb_probe *p, const char *fmt, ...) {
-  char line[1024];
+  char line[PATH_MAX + 512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
@@ -21,7 +22,7 @@ warnf(const ws_sb_probe *p, const char *fmt, ...) {
 /* 1 with *S from the calibration file, else 0 (after any warning). */
 static int from_calibration(const ws_env *env, const ws_sb_probe *p,
                             const ws_cpu *cpu, uint32_t *S) {
-  char path[512], err[640], who[160];
+  char path[PATH_MAX], err[PATH_MAX + 256], who[160];
   int explicit_file = ws_calibration_path(p->lookup, p->ctx, path, sizeof path);
   if (explicit_file < 0)
     return 0;
