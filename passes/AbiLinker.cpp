@@ -2,9 +2,12 @@
 
 #include "AbiLinker.h"
 
+#include "AbiNames.h"
 #include "Diagnose.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
@@ -15,6 +18,27 @@
 using namespace llvm;
 
 namespace wsff {
+
+/// Tags the stores of a push or take fast path for the store-count analysis
+/// (the tags survive inlining).  T is the first field of ws_worker, so the
+/// stores to T are the ones straight to the worker pointer, argument 0.
+/// The others (the slot, THEP's echo P, the anti-coalescing counter) are
+/// volatile or atomic, to lines only the owner writes, and none is written
+/// twice without a T store in between.
+static void tagFastPathStores(Function &Fn) {
+  StringRef Name = Fn.getName();
+  if (!Name.starts_with("__ws_push_") && !Name.starts_with("__ws_take_"))
+    return;
+  LLVMContext &Ctx = Fn.getContext();
+  MDNode *Empty = MDNode::get(Ctx, {});
+  for (Instruction &I : instructions(Fn))
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (!SI->isVolatile() && !SI->isAtomic())
+        continue;
+      bool ToTail = Fn.arg_size() && SI->getPointerOperand() == Fn.getArg(0);
+      SI->setMetadata(ToTail ? TailStoreMD : CountedStoreMD, Empty);
+    }
+}
 
 void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
   std::string Path = Opts.abiBitcodePath();
@@ -58,6 +82,7 @@ void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
       if (!Fn->isDeclaration()) {
         Fn->removeFnAttr(Attribute::NoInline);
         Fn->addFnAttr(Attribute::AlwaysInline);
+        tagFastPathStores(*Fn);
       }
 }
 

@@ -3,9 +3,12 @@
 #include "DeltaRecord.h"
 
 #include "AbiNames.h"
+#include "StoreBufferTable.h"
+#include "StoreCount.h"
 
 #include "ws/abi.h"
 
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -39,28 +42,33 @@ static StringRef moduleVariant(const Module &M, const WsOptions &Opts) {
   return Opts.Variant;
 }
 
-static GlobalVariable *createRecord(Module &M, const WsOptions &Opts) {
+static Constant *recordInit(Module &M, const WsOptions &Opts, uint32_t X,
+                            uint32_t S, GlobalVariable *IdVar) {
   LLVMContext &Ctx = M.getContext();
-  // Every take() of the runtime makes one anti-coalescing store (the
-  // `takes` counter), so at least one store separates two takes.
-  uint32_t X = 1;
-  uint32_t S = Opts.StoreBuffer ? Opts.StoreBuffer : 256;
-  uint32_t Delta = (S + X) / (X + 1);
+  uint32_t Delta = X == WS_X_UNBOUNDED ? 1 : (uint32_t)(((uint64_t)S + X) / (X + 1ull));
   WsOptions V = Opts;
   V.Variant = moduleVariant(M, Opts).str();
-
   Type *I32 = Type::getInt32Ty(Ctx);
   auto *RecordTy = StructType::get(
       Ctx, {I32, I32, I32, I32, I32, I32, PointerType::getUnqual(Ctx)});
+  auto U32 = [&](uint32_t N) { return ConstantInt::get(I32, N); };
+  return ConstantStruct::get(RecordTy,
+                             {U32(WS_RECORD_MAGIC), U32(WS_RECORD_VERSION),
+                              U32(X), U32(S), U32(Delta), U32(V.variantId()),
+                              IdVar});
+}
+
+static GlobalVariable *createRecord(Module &M, const WsOptions &Opts) {
+  LLVMContext &Ctx = M.getContext();
   Constant *Id = ConstantDataArray::getString(Ctx, M.getModuleIdentifier());
   auto *IdVar = new GlobalVariable(M, Id->getType(), true,
                                    GlobalValue::PrivateLinkage, Id,
                                    "__ws_delta_record.module");
-  auto U32 = [&](uint32_t N) { return ConstantInt::get(I32, N); };
-  Constant *Init = ConstantStruct::get(
-      RecordTy, {U32(WS_RECORD_MAGIC), U32(WS_RECORD_VERSION), U32(X), U32(S),
-                 U32(Delta), U32(V.variantId()), IdVar});
-  auto *Record = new GlobalVariable(M, RecordTy, true,
+  // Until the store count runs: every take() of the runtime makes one
+  // anti-coalescing store, so at least one store separates two takes.
+  Constant *Init = recordInit(M, Opts, 1,
+                              compileTimeStoreBuffer(M, Opts.StoreBuffer), IdVar);
+  auto *Record = new GlobalVariable(M, Init->getType(), true,
                                     GlobalValue::InternalLinkage, Init,
                                     RecordName);
   Record->setSection(WS_RECORD_SECTION);
@@ -74,10 +82,36 @@ void ensureRecord(Module &M, const WsOptions &Opts) {
     createRecord(M, Opts);
 }
 
-PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &) {
-  if (M.getNamedGlobal(RecordName) || !moduleHasTakes(M))
+/// Explains each take site's x (-Rpass-analysis=ws-storecount).
+static void emitRemarks(const StoreCountResult &SC) {
+  for (const TakeSiteInfo &Site : SC.Sites) {
+    OptimizationRemarkEmitter ORE(Site.Take->getFunction());
+    ORE.emit([&] {
+      OptimizationRemarkAnalysis R("ws-storecount", "MinStores", Site.Take);
+      R << "minimum stores between take() calls: ";
+      if (Site.MinStores == UnboundedStores)
+        R << "unbounded (no take follows)";
+      else
+        R << ore::NV("MinStores", Site.MinStores) << "; the minimal path goes to "
+          << Site.NextWhat;
+      return R;
+    });
+  }
+}
+
+PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  GlobalVariable *Record = M.getNamedGlobal(RecordName);
+  if (!Record && !moduleHasTakes(M))
     return PreservedAnalyses::all();
-  createRecord(M, Opts);
+  if (!Record)
+    Record = createRecord(M, Opts);
+  const StoreCountResult &SC = MAM.getResult<StoreCountAnalysis>(M);
+  emitRemarks(SC);
+  uint32_t X = SC.ModuleX == UnboundedStores ? WS_X_UNBOUNDED : SC.ModuleX;
+  auto *IdVar = cast<GlobalVariable>(
+      cast<ConstantStruct>(Record->getInitializer())->getOperand(6));
+  Record->setInitializer(
+      recordInit(M, Opts, X, compileTimeStoreBuffer(M, Opts.StoreBuffer), IdVar));
   return PreservedAnalyses::none();
 }
 

@@ -2,8 +2,10 @@
 
 #include "Registration.h"
 
+#include "AntiCoalesce.h"
 #include "DeltaRecord.h"
 #include "LowerSpawnSync.h"
+#include "StoreCount.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -43,19 +45,32 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
           MPM.addPass(DeltaRecordPass(O));
           return true;
         }
+        if (matchPass(Name, "ws-anticoalesce", O)) {
+          MPM.addPass(AntiCoalescePass(O));
+          return true;
+        }
+        if (Name == "print<ws-storecount>") {
+          MPM.addPass(StoreCountPrinterPass(outs()));
+          return true;
+        }
         if (matchPass(Name, "ws-fencefree", O)) {
           MPM.addPass(LowerSpawnSyncPass(O));
+          MPM.addPass(AntiCoalescePass(O));
           MPM.addPass(DeltaRecordPass(O));
           return true;
         }
         return false;
       });
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+    MAM.registerPass([] { return StoreCountAnalysis(); });
+  });
   PB.registerPipelineStartEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(LowerSpawnSyncPass(Opts));
       });
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(AntiCoalescePass(Opts));
         MPM.addPass(DeltaRecordPass(Opts));
       });
 }

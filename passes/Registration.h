@@ -10,10 +10,11 @@ class PassBuilder;
 
 namespace wsff {
 
-/// Names for `opt -passes=` (ws-lower, ws-delta, ws-fencefree, each with
-/// optional parameters as in ws-lower<variant=ffcl;fence=mfence>), ws-lower
-/// at the pipeline start and ws-delta at the optimizer's end of every -O
-/// level.
+/// Names for `opt -passes=` (ws-lower, ws-anticoalesce, ws-delta,
+/// print<ws-storecount>, and ws-fencefree for all three, with optional
+/// parameters as in ws-lower<variant=ffcl;fence=mfence>); the
+/// ws-storecount analysis; ws-lower at the pipeline start and
+/// ws-anticoalesce + ws-delta at the optimizer's end of every -O level.
 void registerPasses(llvm::PassBuilder &PB, const WsOptions &Opts);
 
 } // namespace wsff

@@ -415,12 +415,16 @@ void emitSpawn(SpawnSite &S, Value *W, FunctionCallee Push, AllocaInst *Last) {
     S.Desc->setAlignment(Align(16));
   }
   // The header stores are volatile: a thief needs them, and they are two
-  // of the stores the store-count analysis may rely on.
+  // of the stores the store-count analysis may rely on (two fields of a
+  // descriptor nothing else writes before the next take).
+  MDNode *Counted = MDNode::get(M.getContext(), {});
   B.CreateAlignedStore(S.Thunk, B.CreateStructGEP(S.DescTy, S.Desc, 0),
-                       Align(8), /*isVolatile=*/true);
+                       Align(8), /*isVolatile=*/true)
+      ->setMetadata(CountedStoreMD, Counted);
   B.CreateAlignedStore(ConstantInt::get(S.DescTy->getElementType(1), 0),
                        B.CreateStructGEP(S.DescTy, S.Desc, 1), Align(8),
-                       /*isVolatile=*/true);
+                       /*isVolatile=*/true)
+      ->setMetadata(CountedStoreMD, Counted);
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
     Value *Field = B.CreateStructGEP(S.DescTy, S.Desc, S.fieldOf(I));
     if (Type *T = S.ByvalCopy[I])

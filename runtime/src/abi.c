@@ -9,3 +9,9 @@ int ws_worker_id(void) {
   ws_worker *w = ws_tls_self;
   return w ? w->id : -1;
 }
+
+/* Where compiled code makes the stores it inserts after take() (anti-
+ * coalescing and padding, see the ws-anticoalesce pass): eight cache lines
+ * per thread, so consecutive padding stores go to different lines. */
+__thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8]
+    __attribute__((aligned(WS_CACHE_LINE), tls_model("initial-exec")));

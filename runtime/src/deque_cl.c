@@ -28,6 +28,7 @@ ws_task *__ws_take_cl(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *
 ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   if (t < h) { /* a thief took it */
     atomic_store_explicit(&q->T, h, ws_relaxed);
     return WS_STOLEN(ws_th_slot(q, t));

@@ -29,6 +29,7 @@ ws_task *__ws_take_ffthe(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *ws_ffthe_take_conflict(ws_worker *w,
                                                                 int64_t t) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   ws_th_lock(q);
   if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {
     atomic_store_explicit(&q->T, t + 1, ws_relaxed);

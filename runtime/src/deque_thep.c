@@ -45,6 +45,7 @@ ws_task *__ws_take_thep(ws_worker *w) {
 __attribute__((noinline, cold)) ws_task *ws_thep_take_conflict(ws_worker *w,
                                                                int64_t t) {
   ws_thedeque *q = &w->dq.th;
+  ws_slow_take_store(w, t);
   ws_th_lock(q);
   atomic_store_explicit(&q->P, THEP_NO_ECHO, ws_relaxed);
   uint64_t sh = atomic_load_explicit(&q->H, ws_relaxed);

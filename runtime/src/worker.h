@@ -24,6 +24,9 @@ struct ws_worker {
    * increment in every take() is the anti-coalescing store of paper 000
    * §7.3: a store to a line other than T's between two stores to T. */
   alignas(WS_CACHE_LINE) volatile uint64_t takes;
+  /* The anti-coalescing store of a take that goes the slow (conflict) way:
+   * every take() path stores to this line before the next take can. */
+  volatile int64_t ac_slow;
   ws_counters c;
   uint64_t rng;
   int id;
@@ -73,5 +76,8 @@ static inline uint64_t ws_next_rand(ws_worker *w) {
 
 /* The anti-coalescing store, counted (see `takes`). */
 static inline void ws_count_take(ws_worker *w) { w->takes = w->takes + 1; }
+
+/* The anti-coalescing store at the entry of every take() conflict path. */
+static inline void ws_slow_take_store(ws_worker *w, int64_t t) { w->ac_slow = t; }
 
 #endif

@@ -32,6 +32,10 @@ extern "C" {
 
 #define WS_ABI_VERSION 1
 
+/* Per-thread scratch lines for the stores the compiler inserts after a take
+ * (ws_tls_scratch, 8-byte words, WS_SCRATCH_LINES lines of 64 bytes). */
+#define WS_SCRATCH_LINES 8
+
 typedef struct ws_worker ws_worker; /* opaque to compiled code */
 
 /* Header of every task descriptor.  The pass appends the arguments and the
@@ -64,6 +68,10 @@ enum ws_variant_id {
   WS_VARIANT_COUNT = 7,
   WS_VARIANT_RUNTIME = 255 /* compiled against the generic entry points */
 };
+
+/* Scratch lines for the stores the compiler inserts after a take
+ * (ws-anticoalesce); per thread, so per worker. */
+extern __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8];
 
 /* The current worker.  Fatal (clear message, exit 2) on a thread the runtime
  * does not own. */
