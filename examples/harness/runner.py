@@ -1,0 +1,48 @@
+"""Runs one program and reads what it reports: its time on stdout, the
+runtime's counters (WS_STATS=1) on stderr."""
+
+import re
+import subprocess
+import time
+
+TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
+CPU_RE = re.compile(r"^cpu: ([0-9.]+)$", re.M)
+STATS_RE = re.compile(r"^ws: variant=(\S+) workers=\d+ S=(\S+) delta=(\S+) x=(\S+) "
+                      r"spawns=(\d+) steals=(\d+).*? fence=(\S+)", re.M)
+
+FIELDS = ["bench", "size", "build", "workers", "rep", "status", "time_s",
+          "cpu_s", "wall_s", "spawns", "steals", "variant", "fence", "S", "delta", "x",
+          "args", "note"]
+
+
+def run_one(exe, args, env, timeout):
+    """A CSV row (without the bench/size/build/workers/rep columns):
+    time_s and cpu_s are the program's own wall and CPU time of its timed
+    region, wall_s the whole process's wall time (for a run killed at the
+    timeout: the timeout, a lower bound)."""
+    row = {f: "" for f in FIELDS}
+    row.update(status="ok", args=" ".join(args))
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row["status"] = "timeout"
+        row["wall_s"] = f"{timeout:g}"  # a lower bound of its time
+        row["note"] = f"killed after {timeout:g} s"
+        return row
+    row["wall_s"] = f"{time.monotonic() - t0:.4f}"
+    m = TIME_RE.search(p.stdout)
+    if p.returncode != 0 or not m:
+        row["status"] = "fail"
+        lines = (p.stderr.strip() or p.stdout.strip() or "no output").splitlines()
+        row["note"] = f"exit {p.returncode}: {lines[-1][:200]}"
+        return row
+    row["time_s"] = m.group(1)
+    c = CPU_RE.search(p.stdout)
+    row["cpu_s"] = c.group(1) if c else ""
+    s = STATS_RE.search(p.stderr)
+    if s:
+        (row["variant"], row["S"], row["delta"], row["x"], row["spawns"],
+         row["steals"], row["fence"]) = s.groups()
+    return row

@@ -1,0 +1,97 @@
+"""The benchmarks of the suite, their inputs, and the builds to compare."""
+
+import os
+
+# (benchmark, program, {size: arguments}).  "small" is the ctest input
+# (the ARGS of examples/<program>/CMakeLists.txt),
+# "default" a serial run of 0.5-3 s on the 2-core development machine,
+# "paper" the input of paper 000 Table 1 (fib ... fft) or of paper 003
+# §4.1 (nqueens, uts).  uts runs twice: a geometric and a binomial tree.
+BENCHMARKS = [
+    ("fib", "fib", {"small": ["27"], "default": ["42"], "paper": ["42"]}),
+    ("jacobi", "jacobi", {"small": ["200", "50"], "default": ["1024", "1000"],
+                          "paper": ["1024", "1000"]}),
+    ("quicksort", "quicksort", {"small": ["1000000"], "default": ["10000000"],
+                                "paper": ["100000000"]}),
+    ("matmul", "matmul", {"small": ["300"], "default": ["1536"], "paper": ["1024"]}),
+    ("integrate", "integrate", {"small": ["500"], "default": ["10000"],
+                                "paper": ["10000"]}),
+    ("knapsack", "knapsack", {"small": ["22"], "default": ["32"], "paper": ["32"]}),
+    ("cholesky", "cholesky", {"small": ["300"], "default": ["2048"], "paper": ["4000"]}),
+    ("heat", "heat", {"small": ["500", "200", "20"], "default": ["4096", "1024", "150"],
+                      "paper": ["4096", "1024", "150"]}),
+    ("lud", "lud", {"small": ["300"], "default": ["2048"], "paper": ["1024"]}),
+    ("strassen", "strassen", {"small": ["256"], "default": ["2048"], "paper": ["4096"]}),
+    ("fft", "fft", {"small": ["18"], "default": ["22"], "paper": ["26"]}),
+    ("nqueens", "nqueens", {"small": ["10"], "default": ["13"], "paper": ["15"]}),
+    ("uts-geo", "uts", {"small": ["tiny-geo"], "default": ["T2"], "paper": ["T2L"]}),
+    ("uts-bin", "uts", {"small": ["tiny-bin"], "default": ["T3"], "paper": ["T3L"]}),
+]
+
+SIZES = ("small", "default", "paper")
+
+# Builds of our runtime: the paper's fenced baselines (cheapest fence, then
+# mfence as in its setting), its fence-free variants, Lace's split deque
+# and private deques.
+WS_BUILDS = ["the", "the_mfence", "cl", "cl_mfence", "ffthe", "ffcl", "thep",
+             "split", "private"]
+PEER_BUILDS = ["omp_clang", "omp_gcc", "tbb"]
+SERIAL = "serial"
+OURS = "thep"  # the paper's algorithm, and what -fws-fencefree picks
+
+# (fenced, fence-free) pairs whose T_P ratio is the paper's claim (§8.1).
+FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("cl", "ffcl"),
+               ("the_mfence", "ffthe"), ("the_mfence", "thep"),
+               ("cl_mfence", "ffcl")]
+
+# Benchmarks with a cut-off (coarse tasks): their T1/T_S target is 1.05.
+COARSE = ["jacobi", "quicksort", "matmul", "cholesky", "heat", "lud",
+          "strassen", "fft"]
+
+
+def kind(build):
+    """serial, ws (our runtime) or peer."""
+    if build == SERIAL:
+        return "serial"
+    return "peer" if build in PEER_BUILDS else "ws"
+
+
+def discover(bindir, names):
+    """[(benchmark, program, sizes, [builds])] for the benchmarks in `names`
+    whose serial build exists, with every build found next to it."""
+    found = []
+    for bench, prog, sizes in BENCHMARKS:
+        if names and bench not in names:
+            continue
+        builds = [b for b in [SERIAL] + WS_BUILDS + PEER_BUILDS
+                  if os.access(os.path.join(bindir, f"{prog}_{b}"), os.X_OK)]
+        if SERIAL in builds:
+            found.append((bench, prog, sizes, builds))
+    return found
+
+
+def env_for(bench, build, workers, store_buffer=None):
+    """The environment of one run: the worker count in each runtime's own
+    variable, WS_STATS for the steal counts, and S when the caller knows the
+    machine's (otherwise the runtime resolves it itself).  uts-bin (T3L: 17844 levels)
+    needs deep stacks everywhere (our workers and oneTBB's get 64 MiB by
+    themselves) and, for us, a deque deeper than the default 65536 tasks."""
+    env = dict(os.environ)
+    for var in ("WS_DEQUE", "WS_STORE_BUFFER", "WS_NUM_WORKERS", "WS_DEQUE_SIZE",
+                "OMP_NUM_THREADS", "OMP_STACKSIZE", "TBB_NUM_THREADS"):
+        env.pop(var, None)
+    k = kind(build)
+    if k == "ws":
+        env["WS_NUM_WORKERS"] = str(workers)
+        env["WS_STATS"] = "1"
+        if store_buffer:
+            env["WS_STORE_BUFFER"] = str(store_buffer)
+        if bench == "uts-bin":
+            env["WS_DEQUE_SIZE"] = str(1 << 20)
+    elif k == "peer" and build.startswith("omp"):
+        env["OMP_NUM_THREADS"] = str(workers)
+        if bench == "uts-bin":
+            env["OMP_STACKSIZE"] = "64M"
+    elif k == "peer":
+        env["TBB_NUM_THREADS"] = str(workers)
+    return env
