@@ -181,10 +181,16 @@ Value *FunctionLowering::worker() {
     return W;
   BasicBlock *At = &F.getEntryBlock();
   if (!Dynamic) {
+    // Spawns no path reaches (dead code, or a landing pad whose invoke
+    // became a call) are left out: they have no dominator.
     DominatorTree DT(F);
-    At = Sites.front().Begin->getParent();
+    BasicBlock *Common = nullptr;
     for (const SpawnSite &S : Sites)
-      At = DT.findNearestCommonDominator(At, S.Begin->getParent());
+      if (DT.isReachableFromEntry(S.Begin->getParent()))
+        Common = Common ? DT.findNearestCommonDominator(Common, S.Begin->getParent())
+                        : S.Begin->getParent();
+    if (Common)
+      At = Common;
   }
   IRBuilder<> B(At, At == &F.getEntryBlock() ? At->getFirstNonPHIOrDbgOrAlloca()
                                               : At->getFirstInsertionPt());
