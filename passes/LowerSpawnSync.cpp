@@ -73,7 +73,9 @@ private:
   Function &F;
   const Runtime &RT;
   SmallVector<SpawnSite, 4> Sites;
-  DenseMap<Instruction *, unsigned> SiteOfBegin;
+  /// A task is pushed at its end marker: only from there is it outstanding
+  /// (an exception among the arguments unwinds before the spawn).
+  DenseMap<Instruction *, unsigned> SiteOfEnd;
   SmallVector<CallInst *, 4> Syncs;
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
@@ -94,7 +96,6 @@ bool FunctionLowering::collect() {
       SpawnSite S;
       S.Index = Sites.size();
       S.Begin = cast<CallInst>(CB);
-      SiteOfBegin[CB] = S.Index;
       Sites.push_back(S);
     } else if (Callee->getName() == SyncName) {
       Syncs.push_back(cast<CallInst>(CB));
@@ -103,6 +104,9 @@ bool FunctionLowering::collect() {
   bool OK = true;
   for (SpawnSite &S : Sites)
     OK &= findSpawnRegion(S);
+  if (OK)
+    for (const SpawnSite &S : Sites)
+      SiteOfEnd[S.End] = S.Index;
   return OK;
 }
 
@@ -111,8 +115,8 @@ void FunctionLowering::analyzeStacks() {
   DenseMap<BasicBlock *, SpawnStack> In;
   auto Transfer = [&](BasicBlock &BB, SpawnStack St, bool Record) {
     for (Instruction &I : BB) {
-      auto It = SiteOfBegin.find(&I);
-      if (It != SiteOfBegin.end()) {
+      auto It = SiteOfEnd.find(&I);
+      if (It != SiteOfEnd.end()) {
         if (St.K == SpawnStack::Known)
           St.Sites.push_back(It->second);
       } else if (is_contained(Syncs, &I)) {
@@ -158,8 +162,8 @@ void FunctionLowering::markCyclicSites() {
       continue;
     for (BasicBlock *BB : SCC)
       for (Instruction &I : *BB) {
-        auto Site = SiteOfBegin.find(&I);
-        if (Site != SiteOfBegin.end())
+        auto Site = SiteOfEnd.find(&I);
+        if (Site != SiteOfEnd.end())
           Sites[Site->second].DynamicDesc = true;
       }
   }
