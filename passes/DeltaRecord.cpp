@@ -36,7 +36,7 @@ bool moduleHasTakes(const Module &M) {
 
 static StringRef moduleVariant(const Module &M, const WsOptions &Opts) {
   if (const NamedMDNode *N = M.getNamedMetadata("ws.variant"))
-    if (N->getNumOperands())
+    if (N->getNumOperands() && N->getOperand(0)->getNumOperands())
       if (const auto *S = dyn_cast<MDString>(N->getOperand(0)->getOperand(0)))
         return S->getString();
   return Opts.Variant;
