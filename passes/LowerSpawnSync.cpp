@@ -329,6 +329,8 @@ bool FunctionLowering::run() {
   for (SpawnSite &S : Sites)
     if (!outlineSpawn(S))
       return false;
+  for (SpawnSite &S : Sites)
+    removeTask(S);
 
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> AB(&Entry, Entry.begin());

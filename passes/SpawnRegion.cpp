@@ -362,14 +362,20 @@ bool outlineSpawn(SpawnSite &S) {
   B.CreateCall(S.Body, bodyArguments(S, S.Thunk->getArg(0), true, B));
   B.CreateRetVoid();
 
-  // The task's instructions leave the parent.
-  for (Instruction *I : Split.Dropped)
+  S.Task = std::move(Split.Task);
+  S.Temps = std::move(Split.Temps);
+  S.Dropped = std::move(Split.Dropped);
+  return true;
+}
+
+void removeTask(SpawnSite &S) {
+  for (Instruction *I : S.Dropped)
     I->eraseFromParent();
-  for (Instruction *I : llvm::reverse(Split.Task)) {
+  for (Instruction *I : llvm::reverse(S.Task)) {
     I->replaceAllUsesWith(PoisonValue::get(I->getType()));
     I->eraseFromParent();
   }
-  for (AllocaInst *A : Split.Temps) {
+  for (AllocaInst *A : S.Temps) {
     SmallVector<DbgVariableIntrinsic *, 2> DbgUsers;
     SmallVector<DbgVariableRecord *, 2> Records;
     findDbgUsers(DbgUsers, A, &Records);
@@ -385,7 +391,9 @@ bool outlineSpawn(SpawnSite &S) {
       I->eraseFromParent();
     A->eraseFromParent();
   }
-  return true;
+  S.Task.clear();
+  S.Temps.clear();
+  S.Dropped.clear();
 }
 
 SmallVector<Value *, 8> bodyArguments(const SpawnSite &S, Value *Desc,

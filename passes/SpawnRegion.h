@@ -38,6 +38,12 @@ struct SpawnSite {
   /// the alignment the call promised for it.
   llvm::SmallVector<llvm::Type *, 8> ByvalCopy;
   llvm::SmallVector<llvm::MaybeAlign, 8> ByvalAlign;
+  /// What leaves the parent once every spawn is outlined: the task's
+  /// instructions (the call first), the allocas only it uses, and the
+  /// debug and lifetime markers of the region.
+  llvm::SmallVector<llvm::Instruction *, 16> Task;
+  llvm::SmallVector<llvm::AllocaInst *, 4> Temps;
+  llvm::SmallVector<llvm::Instruction *, 8> Dropped;
   llvm::StructType *DescTy = nullptr;
   llvm::Function *Body = nullptr;
   llvm::Function *Thunk = nullptr;
@@ -61,9 +67,14 @@ bool findSpawnRegion(SpawnSite &S);
 
 /// Splits the region into what stays in the parent and the task, creates
 /// the body, the thunk and the descriptor type.  Does not touch the parent
-/// yet.  Reports an error and returns false if the region does more after
-/// the call than handle its result.
+/// yet (but for moving what the task does not need before the call), so
+/// the next spawn sees the function as written.  Reports an error and
+/// returns false if the region does more after the call than handle its
+/// result.
 bool outlineSpawn(SpawnSite &S);
+
+/// Erases the task of an outlined spawn from the parent.
+void removeTask(SpawnSite &S);
 
 /// Replaces the region in the parent: fills the descriptor (S.Desc, or a
 /// new alloca at the spawn when S.DynamicDesc), links it in front of the
