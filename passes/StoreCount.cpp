@@ -74,6 +74,9 @@ struct Found {
 struct FunctionItems {
   Function *F = nullptr;
   DenseMap<BasicBlock *, SmallVector<Item, 8>> Blocks;
+  /// Layout position of each block: ties in the search are broken by it,
+  /// so equally short paths are reported the same way on every run.
+  DenseMap<BasicBlock *, unsigned> Order;
   /// (block, index) of the take sites and of all calls, for sources.
   SmallVector<std::pair<BasicBlock *, unsigned>, 4> Takes;
   SmallVector<std::pair<BasicBlock *, unsigned>, 8> Calls;
@@ -152,6 +155,7 @@ void Analyzer::buildItems(Function &F) {
   const TargetLibraryInfo &TLI = FAM.getResult<TargetLibraryAnalysis>(F);
   AAResults &AA = FAM.getResult<AAManager>(F);
   for (BasicBlock &BB : F) {
+    FI.Order[&BB] = FI.Order.size();
     SmallVector<Item, 8> &Out = FI.Blocks[&BB];
     // A user volatile or atomic store counts once the next store in the
     // block is known to go elsewhere: then the two cannot coalesce.
@@ -234,7 +238,7 @@ void Analyzer::search(const FunctionItems &FI, ArrayRef<Position> Sources,
                       Found &Target, Found &Exit, unsigned ExitExtra,
                       bool EarlyStop) const {
   DenseMap<BasicBlock *, unsigned> Dist;
-  using QItem = std::pair<unsigned, BasicBlock *>;
+  using QItem = std::tuple<unsigned, unsigned, BasicBlock *>; // cost, order
   std::priority_queue<QItem, std::vector<QItem>, std::greater<QItem>> Queue;
   auto Best = [&] {
     return EarlyStop ? std::min(Target.Cost, add(Exit.Cost, ExitExtra)) : Inf;
@@ -275,7 +279,7 @@ void Analyzer::search(const FunctionItems &FI, ArrayRef<Position> Sources,
       auto [It, New] = Dist.try_emplace(Succ, C);
       if (New || C < It->second) {
         It->second = C;
-        Queue.push({C, Succ});
+        Queue.push({C, FI.Order.find(Succ)->second, Succ});
       }
     }
   };
@@ -283,7 +287,7 @@ void Analyzer::search(const FunctionItems &FI, ArrayRef<Position> Sources,
     if (P.Cost < Best())
       Scan(P.BB, P.Index, P.Cost);
   while (!Queue.empty()) {
-    auto [C, BB] = Queue.top();
+    auto [C, Pos, BB] = Queue.top();
     Queue.pop();
     if (C >= Best())
       break;

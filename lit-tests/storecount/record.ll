@@ -11,7 +11,7 @@
 ; ZEN4: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 1, i32 1, i32 65, i32 33, i32 4, ptr @__ws_delta_record.module }, section "ws_delta"
 ; GENERIC: { i32 2004051046, i32 1, i32 1, i32 256, i32 128, i32 4,
 ; OPTION: { i32 2004051046, i32 1, i32 1, i32 33, i32 17, i32 4,
-; REMARK: remark: <unknown>:0:0: minimum stores between take() calls: 1; the minimal path goes to a return from t, then a return to a caller outside the module
+; REMARK: remark: <unknown>:0:0: minimum stores between take() calls: 1; the minimal path goes to a take inside __ws_body.t.0, called at ? in t
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()

@@ -28,9 +28,12 @@ void ws_th_make_room(ws_worker *w, int64_t t) {
   int64_t h = q->packed_head
                   ? t - (int64_t)(int32_t)((uint32_t)t - (uint32_t)hv)
                   : (int64_t)hv;
-  q->h_seen = h;
-  if (t - h > q->mask)
+  /* A THE-style thief (the, ffthe, thep) raises H to h+1 under its lock
+   * before it reads slot h, and may lower it again: slot H-1 may still be
+   * read, so the owner keeps off it and the deque holds mask tasks. */
+  q->h_seen = h - 1;
+  if (t - q->h_seen > q->mask)
     ws_fatal("deque overflow on worker %d: more than %lld outstanding spawns; "
              "raise WS_DEQUE_SIZE (at most %ld) or spawn less deeply",
-             w->id, (long long)(q->mask + 1), (long)WS_MAX_DEQUE_SIZE);
+             w->id, (long long)q->mask, (long)WS_MAX_DEQUE_SIZE);
 }

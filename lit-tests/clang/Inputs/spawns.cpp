@@ -26,6 +26,13 @@ int main() {
   std::vector<int> v;
   ws_spawn_void(fill, &v, 100);
   ws_sync();
+  std::vector<long> sq(10000);
+  ws::parallel_for(0, 10000, 64, [&](long lo, long hi) {
+    for (long i = lo; i < hi; i++) sq[i] = i * i;
+  });
+  long total = 0;
+  for (long x : sq) total += x;
+  if (total != 333283335000L) { std::printf("FAIL parallel_for %ld\n", total); fails++; }
   if (r1 != 75025 || r2 != 6765 || s != "xxxxx" || r3 != 144 || v.size() != 100) { std::printf("FAIL %ld %d %s %ld %zu\n", r1, r2, s.c_str(), r3, v.size()); fails++; }
   std::printf("%s\n", fails ? "FAILED" : "ok");
   return fails;

@@ -99,6 +99,26 @@ static inline void ws_for(long lo, long hi, long grain, ws_for_body body,
 
 #ifdef __cplusplus
 } /* extern "C" */
+
+namespace ws {
+/* C++: body(lo', hi') on disjoint pieces of [lo, hi) of at most `grain`
+ * iterations, in parallel; `body` is any callable, taken by reference (it
+ * outlives the implicit sync). */
+template <class Body>
+inline void parallel_for(long lo, long hi, long grain, const Body &body) {
+  if (grain < 1)
+    grain = 1;
+  if (hi - lo <= grain) {
+    if (hi > lo)
+      body(lo, hi);
+    return;
+  }
+  long mid = lo + (hi - lo) / 2;
+  ws_spawn_void(parallel_for<Body>, lo, mid, grain, body);
+  parallel_for(mid, hi, grain, body);
+  ws_sync();
+}
+} // namespace ws
 #endif
 
 #endif /* WS_WS_H */

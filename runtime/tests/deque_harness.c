@@ -1,0 +1,107 @@
+/* deque_harness.c — see deque_harness.h. */
+#include "deque_harness.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static ws_runtime saved_rt;
+static int saved;
+
+void dh_fail(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fflush(stdout);
+  fprintf(stderr, "FAIL %s:%d: ", file, line);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  fflush(stderr);
+  _exit(1);
+}
+
+const ws_deque_ops *dh_variant(const char *name) {
+  const ws_deque_ops *ops = name ? ws_variant_by_name(name) : NULL;
+  if (!ops) {
+    fprintf(stderr, "expected a deque variant (%s), got \"%s\"\n",
+            ws_variant_names(), name ? name : "");
+    exit(2);
+  }
+  return ops;
+}
+
+ws_worker *dh_new_worker(const ws_deque_ops *ops, int id, size_t capacity) {
+  DH_CHECK(capacity && !(capacity & (capacity - 1)),
+           "capacity %zu is not a power of two", capacity);
+  size_t bytes = (sizeof(ws_worker) + WS_CACHE_LINE - 1) &
+                 ~(size_t)(WS_CACHE_LINE - 1);
+  ws_worker *w = aligned_alloc(WS_CACHE_LINE, bytes);
+  DH_CHECK(w, "out of memory");
+  memset(w, 0, sizeof *w);
+  w->id = id;
+  w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
+  DH_CHECK(ops->init(w, capacity) == 0, "%s: init(%zu) failed", ops->name,
+           capacity);
+  return w;
+}
+
+void dh_free_worker(const ws_deque_ops *ops, ws_worker *w) {
+  ops->fini(w);
+  free(w);
+}
+
+void dh_install(const ws_deque_ops *ops, ws_worker **workers, int n,
+                int64_t delta) {
+  if (!saved) {
+    DH_CHECK(ws_rt.nworkers == 1,
+             "run with WS_NUM_WORKERS=1: runtime threads must not touch "
+             "the test's workers (found %d workers)",
+             ws_rt.nworkers);
+    saved_rt = ws_rt;
+    saved = 1;
+  }
+  ws_rt.ops = ops;
+  ws_rt.workers = workers;
+  ws_rt.nworkers = n;
+  ws_rt.delta = delta;
+}
+
+void dh_restore(void) {
+  if (saved)
+    ws_rt = saved_rt;
+}
+
+int64_t dh_runtime_delta(void) { return saved ? saved_rt.delta : ws_rt.delta; }
+
+typedef struct steal_call {
+  const ws_deque_ops *ops;
+  ws_worker *victim, *thief;
+  ws_task *result;
+  _Atomic int done;
+} steal_call;
+
+static void *steal_thread(void *arg) {
+  steal_call *c = arg;
+  c->result = c->ops->steal(c->victim, c->thief);
+  atomic_store_explicit(&c->done, 1, memory_order_release);
+  return NULL;
+}
+
+ws_task *dh_steal(const ws_deque_ops *ops, ws_worker *victim, ws_worker *thief) {
+  if (!ops->idle)
+    return ops->steal(victim, thief);
+  steal_call c = {ops, victim, thief, NULL, 0};
+  pthread_t t;
+  DH_CHECK(pthread_create(&t, NULL, steal_thread, &c) == 0,
+           "cannot start a thief thread");
+  while (!atomic_load_explicit(&c.done, memory_order_acquire)) {
+    ops->idle(victim);
+    sched_yield();
+  }
+  pthread_join(t, NULL);
+  return c.result;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Regenerates the results tables of docs/verification.md.
+#
+#   runtime/verify/results.sh BUILD_DIR         the ctest matrix (label verify)
+#   runtime/verify/results.sh BUILD_DIR large   the larger configuration
+#
+# Prints one markdown row per run of ws-verify, from its summary line.
+set -eu
+build=${1:?usage: results.sh BUILD_DIR [large]}
+verify="$build/bin/ws-verify"
+[ -x "$verify" ] || { echo "results.sh: no $verify; build first" >&2; exit 2; }
+
+rows() {
+  awk '
+    / expect=[a-z-]+: / {
+      sub(/^[0-9]+: /, "")
+      split($0, halves, ": ")
+      n = split(halves[1], f, " ")
+      v = f[1]; flags = ""
+      for (i = 2; i <= n; i++) {
+        split(f[i], kv, "=")
+        if (kv[2] == "") { flags = flags " " kv[1]; continue }
+        a[kv[1]] = kv[2]
+      }
+      split(halves[2], r, ", ")
+      sub(/ states/, "", r[2]); sub(/ s$/, "", r[5])
+      printf "| %s%s | %s | %s | %s | %s | %s | %s x %s | %s | %s | %s | %s |\n",
+             v, flags, a["buffer"], a["S"], a["x"], a["delta"], a["script"],
+             a["thieves"], a["steals"], a["expect"], r[1], r[2], r[5]
+    }'
+}
+
+echo "| variant | buffer | S | x | δ | script | thieves x steals | expected | result | states | seconds |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+if [ "${2:-}" = large ]; then
+  # Two thieves that steal twice each, five tasks; every fence-free variant
+  # at its bound, and THEP at its echo bound where that is lower.
+  for S in 1 2 3 4; do
+    for x in 0 1 2; do
+      for v in ffthe ffcl thep; do
+        "$verify" --variant=$v --S=$S --x=$x --tasks=5 --thieves=2 --steals=2 \
+          --quiet --expect=safe || true
+      done
+      echo_bound=$(( (S + x + 1) / (x + 2) ))
+      [ $echo_bound -lt $(( (S + x) / (x + 1) )) ] &&
+        "$verify" --variant=thep --S=$S --x=$x --delta=$echo_bound \
+          --tasks=5 --thieves=2 --steals=2 --quiet --expect=safe || true
+    done
+  done | rows
+else
+  (cd "$build" && ctest -L verify -V) | rows
+fi

@@ -1,0 +1,80 @@
+/*
+ * srccheck.c — keeps the models honest: every C statement and condition a
+ * model quotes must still appear, verbatim up to white space, in the
+ * runtime's source.
+ * When the runtime's code changes, this check fails until the model is
+ * brought in line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+
+/* Collapses every run of white space to one blank. */
+static void squeeze(char *s) {
+  char *out = s;
+  int blank = 0;
+  for (; *s; s++) {
+    int ws = *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r';
+    if (ws && blank)
+      continue;
+    *out++ = ws ? ' ' : *s;
+    blank = ws;
+  }
+  *out = 0;
+}
+
+static char *slurp(const char *dir, const char *file) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  char *buf = malloc((size_t)n + 1);
+  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    fclose(f);
+    free(buf);
+    return NULL;
+  }
+  fclose(f);
+  buf[n] = 0;
+  squeeze(buf);
+  return buf;
+}
+
+int vf_check_source(const char *srcdir) {
+  int missing = 0, checked = 0;
+  for (int i = 0; vf_variants[i]; i++) {
+    const vf_variant *v = vf_variants[i];
+    for (int pc = 0; pc < v->nsteps; pc++) {
+      const vf_step_info *info = &v->steps[pc];
+      if (!info->code)
+        continue;
+      char *text = slurp(srcdir, info->file);
+      if (!text) {
+        fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, info->file);
+        return 2;
+      }
+      const char *quotes[] = {info->code, info->cond};
+      for (int q = 0; q < 2 && quotes[q]; q++) {
+        char want[256];
+        snprintf(want, sizeof want, "%s", quotes[q]);
+        squeeze(want);
+        checked++;
+        if (!strstr(text, want)) {
+          printf("%s model: %s no longer contains: %s\n", v->name, info->file,
+                 quotes[q]);
+          missing++;
+        }
+      }
+      free(text);
+    }
+  }
+  printf("%d statements and conditions quoted by the models, %d missing from %s\n", checked,
+         missing, srcdir);
+  return missing ? 1 : 0;
+}

@@ -1,0 +1,192 @@
+/*
+ * tso.c — the abstract TSO[S] machine (paper 000 §2, after Sewell et al.'s
+ * x86-TSO), with the §7.3 buffer B:
+ *
+ *  - each thread has a FIFO store buffer of S entries; a store needs a free
+ *    entry (when the buffer is full the thread waits for a drain);
+ *  - a load returns the newest matching entry of the thread's own buffer,
+ *    else B's content, else memory;
+ *  - a drain moves the oldest entry on.  BUF_PLAIN: into memory.  BUF_B and
+ *    BUF_COALESCE: into B; B first goes to memory unless (BUF_COALESCE) it
+ *    holds the same address, in which case the entry overwrites it;
+ *  - atomic operations (xchg, CAS) and fences need an empty buffer and an
+ *    empty B, and then act on memory directly.
+ */
+#include <stdio.h>
+
+#include "verify.h"
+
+static int covers(const vf_store *e, int addr) {
+  return e->addr == addr ||
+         (e->addr == A_TS && (addr == A_TAIL || addr == A_SPLIT));
+}
+
+static int value_of(const vf_store *e, int addr) {
+  if (e->addr != A_TS)
+    return e->val;
+  return addr == A_TAIL ? e->val % 16 : e->val / 16;
+}
+
+const char *vf_addr_name(int addr, char *buf, size_t n) {
+  static const char *const names[] = {
+      [A_T] = "T",         [A_H] = "H",         [A_LOCK] = "lock",
+      [A_P] = "P",         [A_TAIL] = "tail",   [A_SPLIT] = "split",
+      [A_ALLSTOLEN] = "allstolen", [A_SPLITREQ] = "splitreq",
+      [A_TAKES] = "takes", [A_TS] = "(tail,split)"};
+  if (addr >= A_X0 && addr < A_SLOT0)
+    snprintf(buf, n, "x%d", addr - A_X0 + 1);
+  else if (addr >= A_SLOT0 && addr < A_DONE0)
+    snprintf(buf, n, "tasks[%d]", addr - A_SLOT0);
+  else if (addr >= A_DONE0 && addr < A_NADDR)
+    snprintf(buf, n, "done[%d]", addr - A_DONE0 + 1);
+  else
+    snprintf(buf, n, "%s", names[addr]);
+  return buf;
+}
+
+static void note(vf_ctx *c, const char *what, int addr, int val,
+                 const char *where) {
+  if (!c->note)
+    return;
+  char a[24];
+  vf_addr_name(addr, a, sizeof a);
+  if (addr == A_TS)
+    snprintf(c->note->access, sizeof c->note->access, "%s%s := (%d,%d)%s",
+             what, a, val % 16, val / 16, where);
+  else
+    snprintf(c->note->access, sizeof c->note->access, "%s%s%s%d%s", what, a,
+             *what == 'l' ? " -> " : " := ", val, where);
+}
+
+int vf_load(vf_ctx *c, int addr) {
+  const vf_thread *th = c->th;
+  for (int i = th->nsb - 1; i >= 0; i--)
+    if (covers(&th->sb[i], addr)) {
+      int v = value_of(&th->sb[i], addr);
+      note(c, "load ", addr, v, " (own buffer)");
+      return v;
+    }
+  if (th->b.addr != A_NONE && covers(&th->b, addr)) {
+    int v = value_of(&th->b, addr);
+    note(c, "load ", addr, v, " (own B)");
+    return v;
+  }
+  note(c, "load ", addr, c->s->mem[addr], "");
+  return c->s->mem[addr];
+}
+
+void vf_load_ts(vf_ctx *c, int8_t *tail, int8_t *split) {
+  vf_note *keep = c->note;
+  c->note = NULL;
+  *tail = (int8_t)vf_load(c, A_TAIL);
+  *split = (int8_t)vf_load(c, A_SPLIT);
+  c->note = keep;
+  if (keep)
+    snprintf(keep->access, sizeof keep->access, "load (tail,split) -> (%d,%d)",
+             *tail, *split);
+}
+
+int vf_store_(vf_ctx *c, int addr, int val, int publishes) {
+  vf_thread *th = c->th;
+  if (th->nsb == c->cfg->S)
+    return 0; /* full: the memory subsystem must drain first (rule 6) */
+  th->sb[th->nsb++] = (vf_store){(uint8_t)addr, (int8_t)val, (uint8_t)publishes};
+  note(c, "store ", addr, val, " -> buffer");
+  return 1;
+}
+
+int vf_drained(const vf_thread *th) { return th->nsb == 0 && th->b.addr == A_NONE; }
+
+int vf_xchg(vf_ctx *c, int addr, int val) {
+  int old = c->s->mem[addr];
+  c->s->mem[addr] = (int8_t)val;
+  if (c->note) {
+    char a[24];
+    snprintf(c->note->access, sizeof c->note->access, "xchg %s := %d (was %d)",
+             vf_addr_name(addr, a, sizeof a), val, old);
+  }
+  return old;
+}
+
+int vf_cas(vf_ctx *c, int addr, int expect, int val) {
+  int ok = c->s->mem[addr] == expect;
+  if (c->note) {
+    char a[24];
+    snprintf(c->note->access, sizeof c->note->access, "CAS %s %d -> %d %s",
+             vf_addr_name(addr, a, sizeof a), expect, val,
+             ok ? "succeeds" : "fails");
+  }
+  if (ok)
+    c->s->mem[addr] = (int8_t)val;
+  return ok;
+}
+
+/* CAS of the 64-bit word (tail, split) from (tail, split) to (tail+1, split). */
+int vf_cas_ts(vf_ctx *c, int tail, int split) {
+  int8_t *m = c->s->mem;
+  int ok = m[A_TAIL] == tail && m[A_SPLIT] == split;
+  if (c->note)
+    snprintf(c->note->access, sizeof c->note->access,
+             "CAS (tail,split) (%d,%d) -> (%d,%d) %s", tail, split, tail + 1,
+             split, ok ? "succeeds" : "fails");
+  if (ok)
+    m[A_TAIL] = (int8_t)(tail + 1);
+  return ok;
+}
+
+static void to_memory(vf_state *s, const vf_store *e) {
+  if (e->addr == A_TS) {
+    s->mem[A_TAIL] = (int8_t)(e->val % 16);
+    s->mem[A_SPLIT] = (int8_t)(e->val / 16);
+  } else {
+    s->mem[e->addr] = e->val;
+  }
+  if (e->publishes)
+    s->visible |= (uint8_t)(1u << (e->publishes - 1));
+}
+
+int vf_can_drain(const vf_config *cfg, const vf_thread *th) {
+  if (th->nsb == 0)
+    return 0;
+  if (cfg->buffer == BUF_PLAIN || th->b.addr == A_NONE)
+    return 1;
+  return cfg->buffer == BUF_COALESCE && th->b.addr == th->sb[0].addr;
+}
+
+static void describe(vf_note *note, const char *what, const vf_store *e,
+                     const char *where) {
+  if (!note)
+    return;
+  char a[24];
+  vf_addr_name(e->addr, a, sizeof a);
+  if (e->addr == A_TS)
+    snprintf(note->access, sizeof note->access, "%s %s=(%d,%d) %s", what, a,
+             e->val % 16, e->val / 16, where);
+  else
+    snprintf(note->access, sizeof note->access, "%s %s=%d %s", what, a, e->val,
+             where);
+}
+
+void vf_drain(const vf_config *cfg, vf_state *s, int tid, vf_note *note) {
+  vf_thread *th = &s->th[tid];
+  vf_store e = th->sb[0];
+  for (int i = 1; i < th->nsb; i++)
+    th->sb[i - 1] = th->sb[i];
+  th->nsb--;
+  th->sb[th->nsb] = (vf_store){A_NONE, 0, 0};
+  if (cfg->buffer == BUF_PLAIN) {
+    to_memory(s, &e);
+    describe(note, "drain", &e, "-> memory");
+  } else {
+    describe(note, "drain", &e,
+             th->b.addr == A_NONE ? "-> B" : "-> B (coalesced with B)");
+    th->b = e;
+  }
+}
+
+void vf_flush_b(vf_state *s, int tid, vf_note *note) {
+  vf_thread *th = &s->th[tid];
+  to_memory(s, &th->b);
+  describe(note, "write B", &th->b, "-> memory");
+  th->b = (vf_store){A_NONE, 0, 0};
+}
