@@ -104,10 +104,16 @@ bool FunctionLowering::collect() {
   bool OK = true;
   for (SpawnSite &S : Sites)
     OK &= findSpawnRegion(S);
-  if (OK)
-    for (const SpawnSite &S : Sites)
-      SiteOfEnd[S.End] = S.Index;
-  return OK;
+  if (!OK)
+    return false;
+  // Paths from two begins may meet before one end: one call, two spawns.
+  for (const SpawnSite &S : Sites)
+    if (!SiteOfEnd.try_emplace(S.End, S.Index).second) {
+      errorAt(*S.Begin, "malformed ws_spawn: its __ws_spawn_end also ends "
+                        "another spawn (use the ws_spawn macro of <ws/ws.h>)");
+      return false;
+    }
+  return true;
 }
 
 /// Forward dataflow over the CFG: the sequence of outstanding spawns.
