@@ -266,6 +266,43 @@ void targetCpu(Function &F, Rng &R) {
     F.addFnAttr("target-cpu", CPU);
 }
 
+/// Stack the function allocates itself: the lowering saves and restores
+/// the stack around descriptors of spawns in loops only when it has none.
+void dynamicStack(Function &F, Instruction &At, Rng &R) {
+  ValuePool Pool(At, R);
+  IRBuilder<> B(&At);
+  if (chance(R, 50)) {
+    B.CreateAlloca(B.getInt8Ty(), Pool.get(B.getInt64Ty()), "wsfuzz.vla");
+    return;
+  }
+  Value *Saved = B.CreateStackSave("wsfuzz.sp");
+  B.CreateAlloca(B.getInt32Ty(), B.getInt64(1 + below(R, 8)), "wsfuzz.tmp");
+  B.CreateStackRestore(Saved);
+}
+
+/// Function attributes the lowering copies to task bodies and thunks, or
+/// that change how the optimizer treats the spawned code.
+void functionAttributes(Function &F, Rng &R) {
+  switch (below(R, 4)) {
+  case 0:
+    if (!F.hasFnAttribute(Attribute::AlwaysInline)) {
+      F.addFnAttr(Attribute::OptimizeNone);
+      F.addFnAttr(Attribute::NoInline);
+    }
+    return;
+  case 1:
+    if (!F.hasFnAttribute(Attribute::NoInline))
+      F.addFnAttr(Attribute::AlwaysInline);
+    return;
+  case 2:
+    F.addFnAttr(Attribute::Cold);
+    return;
+  default:
+    F.addFnAttr(Attribute::NoUnwind);
+    return;
+  }
+}
+
 /// x86-64, so that the runtime's fast paths link into the module.
 void retarget(Module &M) {
   if (!M.getTargetTriple().empty())
@@ -282,7 +319,13 @@ void ContractMutator::mutate(Function &F, RandomIRBuilder &IB) {
   Instruction *At = randomInsertionPoint(F, R);
   if (!At)
     return;
-  switch (below(R, 9)) {
+  switch (below(R, 11)) {
+  case 9:
+    dynamicStack(F, *At, R);
+    return;
+  case 10:
+    functionAttributes(F, R);
+    return;
   case 0:
     misuseBuiltin(F, *At, R);
     return;

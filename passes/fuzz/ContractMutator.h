@@ -8,7 +8,9 @@
 // !ws.store, !ws.tstore) in shapes they never write; take sites (calls of
 // __ws_take_<v>, the `# ws.take` asm marker); volatile and atomic stores,
 // fences and read-modify-writes for the store count; target-cpu attributes
-// for the compile-time S; and an x86-64 triple, so the fast paths link.
+// for the compile-time S; variable-length allocas and stack save/restore;
+// inlining and optnone attributes; and an x86-64 triple, so the fast paths
+// link.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSFUZZ_CONTRACTMUTATOR_H

@@ -5,13 +5,15 @@
 // mutations (the wsff mutators, or LLVM's own FuzzMutate strategies),
 // sometimes picks another pipeline, and writes bitcode back.  Each run
 // puts a valid module through its pipeline and fails (abort, so libFuzzer
-// saves the input) when the result is invalid IR; crashes, sanitizer
-// reports and hangs (-timeout) fail by themselves.  Error diagnostics are
-// fine: they are how the passes reject a bad use of the builtins.
+// saves the input) when the result is invalid IR, or, for one input in
+// four, differs from a second run's; crashes, sanitizer reports and hangs
+// (-timeout) fail by themselves.  Error diagnostics are fine: they are how
+// the passes reject a bad use of the builtins.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ContractMutator.h"
+#include "DebugInfoMutator.h"
 #include "Pipelines.h"
 #include "SpawnMutator.h"
 
@@ -27,6 +29,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <random>
 
 using namespace llvm;
@@ -59,6 +62,7 @@ IRMutator &mutator() {
     std::vector<std::unique_ptr<IRMutationStrategy>> Strategies;
     Strategies.push_back(std::make_unique<wsfuzz::SpawnMutator>());
     Strategies.push_back(std::make_unique<wsfuzz::ContractMutator>());
+    Strategies.push_back(std::make_unique<wsfuzz::DebugInfoMutator>());
     Strategies.push_back(std::make_unique<InjectorIRStrategy>());
     Strategies.push_back(std::make_unique<InstDeleterIRStrategy>());
     Strategies.push_back(std::make_unique<InstModificationIRStrategy>());
@@ -70,6 +74,24 @@ IRMutator &mutator() {
     return new IRMutator(std::move(Types), std::move(Strategies));
   }();
   return *Mutator;
+}
+
+std::string printed(const Module &M) {
+  std::string S;
+  raw_string_ostream OS(S);
+  M.print(OS, nullptr);
+  return S;
+}
+
+[[noreturn]] void fail(const wsfuzz::Pipeline &P, const uint8_t *Data,
+                       size_t Size) {
+  errs() << "reproduce: "
+         << (isBitcode(Data, Data + Size)
+                 ? WSFUZZ_LLVM_DIS " <input> -o input.ll && " +
+                       wsfuzz::reproduceCommand(P, "input.ll")
+                 : wsfuzz::reproduceCommand(P, "<input>"))
+         << "\n";
+  abort();
 }
 
 } // namespace
@@ -93,6 +115,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
       return Size;
     for (unsigned K = 0, N = 1 + R() % 3; K < N; ++K)
       mutator().mutateModule(*M, R(), MaxSize);
+    wsfuzz::keepDebugInfoValid(*M);
     if (R() % 100 < 15) {
       const std::vector<wsfuzz::Pipeline> &All = wsfuzz::allPipelines();
       wsfuzz::setPipeline(*M, All[R() % All.size()]);
@@ -110,21 +133,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::unique_ptr<Module> M = readModule(Data, Size, Ctx);
   if (!M || verifyModule(*M))
     return -1; // not a module: nothing to test, nothing to keep
-  const wsfuzz::Pipeline &P =
-      wsfuzz::pipelineOf(*M, xxh3_64bits(ArrayRef<uint8_t>(Data, Size)));
+  uint64_t Hash = xxh3_64bits(ArrayRef<uint8_t>(Data, Size));
+  const wsfuzz::Pipeline &P = wsfuzz::pipelineOf(*M, Hash);
   wsfuzz::Outcome Out = wsfuzz::runPipeline(*M, P, WSFUZZ_ABI_DIR);
-  if (Out.Verifier.empty())
-    return 0;
-  errs() << "wsfuzz: " << P.Key << " produced invalid IR:\n" << Out.Verifier;
-  if (Out.Errors)
-    errs() << "after these diagnostics (opt stops at the first, clang goes on "
-              "to optimize and generate code):\n"
-           << Out.Diagnostics;
-  errs() << "reproduce: "
-         << (isBitcode(Data, Data + Size)
-                 ? WSFUZZ_LLVM_DIS " <input> -o input.ll && " +
-                       wsfuzz::reproduceCommand(P, "input.ll")
-                 : wsfuzz::reproduceCommand(P, "<input>"))
-         << "\n";
-  abort();
+  if (!Out.Verifier.empty()) {
+    errs() << "wsfuzz: " << P.Key << " produced invalid IR:\n" << Out.Verifier;
+    if (Out.Errors)
+      errs() << "after these diagnostics (opt stops at the first, clang goes "
+                "on to optimize and generate code):\n"
+             << Out.Diagnostics;
+    fail(P, Data, Size);
+  }
+  // One input in four runs again in a fresh context: the output must not
+  // depend on where things are in memory (pointer-keyed orders).
+  if (Hash % 4 == 0) {
+    LLVMContext Again;
+    std::unique_ptr<Module> M2 = readModule(Data, Size, Again);
+    wsfuzz::runPipeline(*M2, P, WSFUZZ_ABI_DIR);
+    std::string First = printed(*M), Second = printed(*M2);
+    if (First != Second) {
+      auto [A, B] = std::mismatch(First.begin(), First.end(), Second.begin(),
+                                  Second.end());
+      auto Line = [](const std::string &S, std::string::const_iterator At) {
+        auto Begin = S.begin() + S.rfind('\n', At - S.begin()) + 1;
+        return std::string(Begin, std::find(At, S.end(), '\n'));
+      };
+      errs() << "wsfuzz: " << P.Key << " gave two outputs for one input:\n  "
+             << Line(First, A) << "\n  " << Line(Second, B) << "\n";
+      fail(P, Data, Size);
+    }
+  }
+  return 0;
 }
