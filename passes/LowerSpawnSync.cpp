@@ -368,6 +368,8 @@ bool FunctionLowering::run() {
   }
   for (CallInst *Sync : Syncs)
     Sync->eraseFromParent();
+  if (!Sites.empty())
+    dropAttributesTheRuntimeBreaks(F);
   return true;
 }
 

@@ -251,9 +251,17 @@ void copyFunctionAttributes(const Function &From, Function &To) {
         Attribute::Naked, Attribute::NoReturn, Attribute::Cold})
     AB.removeAttribute(K);
   To.addFnAttrs(AB);
+  dropAttributesTheRuntimeBreaks(To);
 }
 
 } // namespace
+
+void dropAttributesTheRuntimeBreaks(Function &F) {
+  for (Attribute::AttrKind K : {Attribute::Memory, Attribute::NoSync,
+                                Attribute::NoFree, Attribute::NoRecurse,
+                                Attribute::Speculatable})
+    F.removeFnAttr(K);
+}
 
 bool outlineSpawn(SpawnSite &S) {
   RegionSplit Split(S);

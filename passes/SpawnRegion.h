@@ -82,6 +82,13 @@ void removeTask(SpawnSite &S);
 void emitSpawn(SpawnSite &S, llvm::Value *W, llvm::FunctionCallee Push,
                llvm::AllocaInst *Last);
 
+/// Drops the function attributes that calls into the runtime make false:
+/// pushes and takes write memory and synchronize with thieves, and a join
+/// runs other tasks, which may free memory or call back.  For a spawning
+/// function, and for its task bodies and thunks, which start with its
+/// attributes.
+void dropAttributesTheRuntimeBreaks(llvm::Function &F);
+
 /// Arguments for a direct call of the body at a sync: the live-ins as SSA
 /// values (static descriptors), or loaded from Desc.
 llvm::SmallVector<llvm::Value *, 8>
