@@ -191,14 +191,11 @@ Callee chooseCallee(Function &Parent, ValuePool &Pool, Rng &R) {
   return {FT, Fn, Fn};
 }
 
-enum class Placement { Straight, Branch, Loop, Unreachable };
-
 /// A spawn region as built, for the ways of breaking it.
 struct Region {
   CallInst *Begin = nullptr;
   CallBase *Call = nullptr;
   CallInst *End = nullptr;
-  Placement Where = Placement::Straight;
 };
 
 class RegionBuilder {
@@ -331,13 +328,11 @@ Region RegionBuilder::build() {
   BasicBlock *Exit = Tail;
   switch (below(R, 8)) {
   case 0:
-  case 1:
-    Reg.Where = Placement::Branch;
+  case 1: // under an if
     HB.CreateCondBr(Pool.condition(HB), Body, Tail);
     break;
   case 2:
-  case 3: {
-    Reg.Where = Placement::Loop;
+  case 3: { // in a loop of one to four iterations
     BasicBlock *Header = newBlock("wsfuzz.loop");
     BasicBlock *Latch = newBlock("wsfuzz.latch");
     HB.CreateBr(Header);
@@ -353,11 +348,10 @@ Region RegionBuilder::build() {
     Exit = Latch;
     break;
   }
-  case 4:
-    Reg.Where = Placement::Unreachable;
+  case 4: // in code no path reaches
     HB.CreateBr(Tail);
     break;
-  default:
+  default: // straight-line
     HB.CreateBr(Body);
     break;
   }
