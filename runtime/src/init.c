@@ -116,7 +116,10 @@ __attribute__((constructor(101))) static void ws_start(void) {
     exit(2);
   }
 
-  const ws_deque_ops *ops = ws_variant_by_id(WS_VARIANT_THEP);
+  /* Default: THEP (fence-free, never aborts) where bounded TSO holds, the
+   * fenced THE elsewhere. */
+  const ws_deque_ops *ops =
+      ws_variant_by_id(WS_TSO ? WS_VARIANT_THEP : WS_VARIANT_THE);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {

@@ -1,0 +1,143 @@
+/* cpu_calibration.c — reading and writing calibration records. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "cpu_calibration.h"
+
+#define WS_CALIBRATION_SUBPATH "wsff/store-buffer.conf"
+
+int ws_calibration_path(ws_env_lookup lookup, void *ctx, char *path, size_t n) {
+  const char *v = lookup("WS_CALIBRATION_FILE", ctx);
+  int r;
+  if (v && *v) {
+    r = snprintf(path, n, "%s", v);
+    return r < 0 || (size_t)r >= n ? -1 : 1;
+  }
+  /* XDG Base Directory: a relative XDG_CONFIG_HOME is to be ignored. */
+  if ((v = lookup("XDG_CONFIG_HOME", ctx)) && v[0] == '/')
+    r = snprintf(path, n, "%s/" WS_CALIBRATION_SUBPATH, v);
+  else if ((v = lookup("HOME", ctx)) && *v)
+    r = snprintf(path, n, "%s/.config/" WS_CALIBRATION_SUBPATH, v);
+  else
+    return -1;
+  return r < 0 || (size_t)r >= n ? -1 : 0;
+}
+
+/* A decimal number in [0, hi] at *p, moving *p past it. */
+static int take_uint(const char **p, unsigned long hi, unsigned long *out) {
+  const char *s = *p;
+  unsigned long v = 0;
+  if (*s < '0' || *s > '9')
+    return -1;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    v = v * 10 + (unsigned long)(*s - '0');
+    if (v > hi)
+      return -1;
+  }
+  *p = s;
+  *out = v;
+  return 0;
+}
+
+static int take_space(const char **p) {
+  if (**p != ' ')
+    return -1;
+  ++*p;
+  return 0;
+}
+
+int ws_calibration_parse_line(const char *line, ws_calibration_record *out) {
+  const char *p = line + strspn(line, " \t");
+  if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0)
+    return 0;
+  memset(out, 0, sizeof *out);
+  unsigned long S, family, model, stepping;
+  if (take_uint(&p, WS_MAX_STORE_BUFFER, &S) || S < 1 || take_space(&p))
+    return -1;
+  size_t vlen = strcspn(p, " \t\r\n");
+  if (vlen == 0 || vlen >= sizeof out->cpu.vendor)
+    return -1;
+  memcpy(out->cpu.vendor, p, vlen);
+  p += vlen;
+  if (take_space(&p) || take_uint(&p, 0xfff, &family) || take_space(&p) ||
+      take_uint(&p, 0xff, &model) || take_space(&p) ||
+      take_uint(&p, 0xf, &stepping))
+    return -1;
+  /* The brand: everything after one space, up to the line end. */
+  size_t blen = 0;
+  if (*p == ' ') {
+    p++;
+    blen = strcspn(p, "\r\n");
+  }
+  const char *end = p + blen;
+  if (strcmp(end, "") && strcmp(end, "\n") && strcmp(end, "\r\n"))
+    return -1;
+  while (blen && p[blen - 1] == ' ')
+    blen--;
+  if (blen >= sizeof out->cpu.brand)
+    return -1;
+  memcpy(out->cpu.brand, p, blen);
+  out->S = (uint32_t)S;
+  out->cpu.family = (unsigned)family;
+  out->cpu.model = (unsigned)model;
+  out->cpu.stepping = (unsigned)stepping;
+  out->cpu.known = 1;
+  return 1;
+}
+
+int ws_calibration_format(const ws_calibration_record *r, char *buf, size_t n) {
+  const ws_cpu *c = &r->cpu;
+  if (!c->known || !c->vendor[0] || strpbrk(c->vendor, " \t\r\n") ||
+      strpbrk(c->brand, "\r\n") || r->S < 1 || r->S > WS_MAX_STORE_BUFFER)
+    return -1;
+  int k = snprintf(buf, n, "%u %s %u %u %u%s%s\n", r->S, c->vendor, c->family,
+                   c->model, c->stepping, c->brand[0] ? " " : "", c->brand);
+  return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+int ws_calibration_matches(const ws_calibration_record *r, const ws_cpu *c) {
+  return c->known && strcmp(r->cpu.vendor, c->vendor) == 0 &&
+         r->cpu.family == c->family && r->cpu.model == c->model &&
+         r->cpu.stepping == c->stepping && strcmp(r->cpu.brand, c->brand) == 0;
+}
+
+ws_calibration_result ws_calibration_lookup(const char *path, const ws_cpu *c,
+                                            uint32_t *S, char *err, size_t n) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    if (errno == ENOENT)
+      return WS_CALIB_NO_FILE;
+    snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
+    return WS_CALIB_BAD;
+  }
+  char line[WS_CALIBRATION_LINE_MAX + 2];
+  ws_calibration_record rec;
+  ws_calibration_result res = WS_CALIB_NO_RECORD;
+  /* The whole file is checked: a malformed line anywhere makes it
+   * untrustworthy, even after a matching record. */
+  for (unsigned no = 1; fgets(line, sizeof line, f); no++) {
+    size_t len = strlen(line);
+    int r = len > WS_CALIBRATION_LINE_MAX ? -1 : ws_calibration_parse_line(line, &rec);
+    if (r < 0) {
+      snprintf(err, n,
+               "%s:%u: not a calibration record (expected \"S vendor family "
+               "model stepping brand\", as ws-sbmeasure --save writes)",
+               path, no);
+      res = WS_CALIB_BAD;
+      break;
+    }
+    if (r == 1 && res == WS_CALIB_NO_RECORD && ws_calibration_matches(&rec, c)) {
+      *S = rec.S;
+      res = WS_CALIB_FOUND;
+    }
+  }
+  if (res != WS_CALIB_BAD && ferror(f)) {
+    snprintf(err, n, "%s: cannot read: %s", path, strerror(errno));
+    res = WS_CALIB_BAD;
+  }
+  fclose(f);
+  return res;
+}

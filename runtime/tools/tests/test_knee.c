@@ -1,0 +1,64 @@
+/* test_knee.c — knee_find on curves of known shape: the plateau-step-slope
+ * this machine shows, the paper's Fig. 7 shape without a step, a dip inside
+ * the plateau, and curves that have no knee to find. */
+#include <math.h>
+
+#include "check.h"
+#include "knee.h"
+
+#define N 200
+
+static double x[N], y[N];
+
+/* Deterministic noise in [-a, a]. */
+static double noise(int i, double a) {
+  unsigned h = (unsigned)i * 2654435761u;
+  return a * ((double)(h >> 8) / (double)(1u << 24) * 2 - 1);
+}
+
+static void curve(int n, double plateau, int knee, double step, double slope,
+                  double jitter) {
+  for (int i = 0; i < n; i++) {
+    x[i] = i + 1;
+    y[i] = plateau + noise(i, jitter);
+    if (x[i] > knee)
+      y[i] += step + slope * (x[i] - knee - 1);
+  }
+}
+
+int main(void) {
+  knee_fit f;
+
+  curve(N, 365.5, 112, 17.5, 0.68, 0.2); /* as measured on this machine */
+  f = knee_find(x, y, N);
+  CHECK(f.clear && f.at == 112, "clear=%d at=%g (%s)", f.clear, f.at, f.why ? f.why : "");
+  CHECK(fabs(f.plateau - 365.5) < 0.2 && fabs(f.slope - 0.68) < 0.05,
+        "plateau=%g slope=%g", f.plateau, f.slope);
+
+  for (int i = 41; i < 53; i++) /* a 2.5% dip inside the plateau */
+    y[i] -= 9;
+  f = knee_find(x, y, N);
+  CHECK(f.clear && f.at == 112, "with a dip: clear=%d at=%g", f.clear, f.at);
+
+  curve(80, 100, 32, 0, 2.0, 0.1); /* Fig. 7: no step, a steady rise */
+  f = knee_find(x, y, 80);
+  CHECK(f.clear && fabs(f.at - 32) <= 1, "no step: clear=%d at=%g", f.clear, f.at);
+
+  curve(N, 300, 1000, 0, 0, 0.3); /* never rises: kmax below the capacity */
+  f = knee_find(x, y, N);
+  CHECK(!f.clear && f.why, "flat: clear=%d at=%g", f.clear, f.at);
+
+  curve(N, 100, 0, 0, 1.0, 0.1); /* rises from the start: chain too short */
+  f = knee_find(x, y, N);
+  CHECK(!f.clear && f.why, "rising: clear=%d at=%g", f.clear, f.at);
+
+  curve(N, 300, 100, 0.3, 0.0, 0.3); /* a step inside the noise */
+  f = knee_find(x, y, N);
+  CHECK(!f.clear, "step within noise: clear=%d at=%g", f.clear, f.at);
+
+  curve(5, 300, 2, 20, 1, 0);
+  f = knee_find(x, y, 5);
+  CHECK(!f.clear && f.why, "five points: clear=%d", f.clear);
+
+  return check_report("test_knee");
+}

@@ -1,0 +1,403 @@
+/* test_store_buffer.c — the order in which the runtime resolves S
+ * (store_buffer.h): environment, calibration file, CPU table, default;
+ * with the environment, the CPU and the warnings injected through the
+ * ws_sb_probe seam.  Also the calibration record format, the file that
+ * ws-sbmeasure --save rewrites, the CPU table and delta. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "calibration_save.h"
+#include "check.h"
+#include "cpu_table.h"
+#include "store_buffer.h"
+
+/* --- the seam ----------------------------------------------------------- */
+
+#define MAX_VARS 8
+
+typedef struct fake {
+  const char *names[MAX_VARS], *values[MAX_VARS];
+  ws_cpu cpu;
+  char warnings[4096];
+  int nwarnings;
+} fake;
+
+static const char *fake_lookup(const char *name, void *ctx) {
+  fake *f = ctx;
+  for (int i = 0; i < MAX_VARS && f->names[i]; i++)
+    if (strcmp(f->names[i], name) == 0)
+      return f->values[i];
+  return NULL;
+}
+
+static fake *current; /* identify() has no context argument */
+
+static void fake_identify(ws_cpu *out) { *out = current->cpu; }
+
+static void fake_warn(const char *line, void *ctx) {
+  fake *f = ctx;
+  f->nwarnings++;
+  strncat(f->warnings, line, sizeof f->warnings - strlen(f->warnings) - 2);
+  strcat(f->warnings, "\n");
+}
+
+static void set_var(fake *f, const char *name, const char *value) {
+  int i = 0;
+  while (i < MAX_VARS - 1 && f->names[i] && strcmp(f->names[i], name))
+    i++;
+  f->names[i] = name;
+  f->values[i] = value;
+}
+
+/* Parses WS_STORE_BUFFER etc. from f through env.c's real parser would
+ * drag the deque table in; the fields it fills are set here directly. */
+static ws_store_bound resolve(fake *f, int s_set, uint32_t S, int inf, int stats) {
+  ws_env env;
+  memset(&env, 0, sizeof env);
+  env.s_set = s_set;
+  env.S = S;
+  env.S_inf = inf;
+  env.stats = stats;
+  f->warnings[0] = 0;
+  f->nwarnings = 0;
+  current = f;
+  ws_sb_probe probe = {fake_lookup, f, fake_identify, fake_warn};
+  return ws_resolve_store_buffer_with(&env, &probe);
+}
+
+static ws_cpu make_cpu(const char *vendor, unsigned family, unsigned model,
+                       unsigned stepping, const char *brand, int hypervisor) {
+  ws_cpu c;
+  memset(&c, 0, sizeof c);
+  c.known = 1;
+  snprintf(c.vendor, sizeof c.vendor, "%s", vendor);
+  c.family = family;
+  c.model = model;
+  c.stepping = stepping;
+  snprintf(c.brand, sizeof c.brand, "%s", brand);
+  c.hypervisor = hypervisor;
+  return c;
+}
+
+static char dir[256];
+
+static const char *write_file(const char *name, const char *text) {
+  static char paths[8][512];
+  static int next;
+  char *path = paths[next++ % 8];
+  snprintf(path, 512, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static char *read_file(const char *path) {
+  static char buf[4096];
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  buf[n] = 0;
+  if (f)
+    fclose(f);
+  return buf;
+}
+
+/* --- the resolution order ----------------------------------------------- */
+
+static void test_order(void) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  /* A Zen 5 (table: 104 entries, S = 105) with a calibration record. */
+  f.cpu = make_cpu("AuthenticAMD", 0x1a, 0x44, 0, "AMD Ryzen 9 9950X 16-Core Processor", 0);
+  const char *calib = write_file(
+      "zen5.conf", "# a comment\n\n"
+                   "99 AuthenticAMD 26 68 0 AMD Ryzen 9 9950X 16-Core Processor\n"
+                   "40 GenuineIntel 6 143 8 Intel(R) Xeon(R) Platinum 8480+\n");
+  set_var(&f, "WS_CALIBRATION_FILE", calib);
+
+  ws_store_bound b = resolve(&f, 1, 50, 0, 1);
+  CHECK(b.S == 50 && !b.inf && !strcmp(b.source, "env"), "env first: S=%u from %s", b.S,
+        b.source);
+  CHECK(f.nwarnings == 0, "env: no warning, got %s", f.warnings);
+
+  b = resolve(&f, 1, 0, 1, 0);
+  CHECK(b.inf && !strcmp(b.source, "env"), "env inf: inf=%d from %s", b.inf, b.source);
+  CHECK(ws_delta_for(&b, 3) == INT64_MAX, "delta for inf");
+
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 99 && !strcmp(b.source, "calibration"), "calibration second: S=%u from %s",
+        b.S, b.source);
+  CHECK(f.nwarnings == 0, "calibration: no warning, got %s", f.warnings);
+
+  /* The record must be for exactly this CPU: stepping and brand count. */
+  f.cpu.stepping = 1;
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 105 && !strcmp(b.source, "cpu-table:zen5"),
+        "another stepping: table, S=%u from %s", b.S, b.source);
+  CHECK(f.nwarnings == 1 && strstr(f.warnings, "has no record for"),
+        "stats: one 'no record' warning, got %s", f.warnings);
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(f.nwarnings == 0, "no stats: quiet, got %s", f.warnings);
+  f.cpu.stepping = 0;
+  snprintf(f.cpu.brand, sizeof f.cpu.brand, "AMD EPYC 9575F 64-Core Processor");
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(!strcmp(b.source, "cpu-table:zen5"), "another brand: from %s", b.source);
+
+  /* Under a hypervisor the table is not trusted; a calibration record is. */
+  f.cpu.hypervisor = 1;
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 256 && !strcmp(b.source, "default"), "hypervisor: S=%u from %s", b.S,
+        b.source);
+  CHECK(strstr(f.warnings, "conservative default") &&
+            strstr(f.warnings, "under a hypervisor, where the CPU table is not used"),
+        "hypervisor: warning names it, got %s", f.warnings);
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(f.nwarnings == 0, "default without WS_STATS: quiet, got %s", f.warnings);
+  snprintf(f.cpu.brand, sizeof f.cpu.brand, "AMD Ryzen 9 9950X 16-Core Processor");
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(b.S == 99 && !strcmp(b.source, "calibration"), "hypervisor, calibrated: S=%u from %s",
+        b.S, b.source);
+
+  /* Unknown CPUs and processors without CPUID get the default. */
+  f.cpu = make_cpu("GenuineIntel", 6, 0xbd, 1, "Intel(R) Core(TM) Ultra 7 258V", 0);
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 256 && !strcmp(b.source, "default") && f.nwarnings == 2 &&
+            strstr(f.warnings, "S=256 (conservative default): no calibration record "
+                               "for GenuineIntel family 0x6 model 0xbd") &&
+            strstr(f.warnings, ", nor a CPU-table row;"),
+        "unknown model: S=%u from %s, %d warnings: %s", b.S, b.source, f.nwarnings,
+        f.warnings);
+  memset(&f.cpu, 0, sizeof f.cpu);
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 256 && !strcmp(b.source, "default") && strstr(f.warnings, "without CPUID"),
+        "no CPUID: S=%u from %s: %s", b.S, b.source, f.warnings);
+}
+
+static void test_bad_files(void) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  f.cpu = make_cpu("GenuineIntel", 6, 0x8f, 8, "Intel(R) Xeon(R) Platinum 8480+", 0);
+
+  /* A malformed line anywhere: warn (even without WS_STATS), use the table. */
+  set_var(&f, "WS_CALIBRATION_FILE",
+          write_file("bad.conf", "40 GenuineIntel 6 143 8 Intel(R) Xeon(R) Platinum 8480+\n"
+                                 "forty GenuineIntel 6 143 8 x\n"));
+  ws_store_bound b = resolve(&f, 0, 0, 0, 0);
+  CHECK(b.S == 115 && !strcmp(b.source, "cpu-table:sapphire-rapids"),
+        "corrupt file: S=%u from %s", b.S, b.source);
+  CHECK(f.nwarnings == 1 && strstr(f.warnings, "bad.conf:2: not a calibration record"),
+        "corrupt file: one warning naming file and line, got %s", f.warnings);
+
+  /* An explicit file that does not exist is worth a warning. */
+  set_var(&f, "WS_CALIBRATION_FILE", "/nonexistent/wsff.conf");
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(!strcmp(b.source, "cpu-table:sapphire-rapids") && f.nwarnings == 1 &&
+            strstr(f.warnings, "does not exist"),
+        "missing explicit file: from %s, %s", b.source, f.warnings);
+
+  /* A directory is not a file. */
+  set_var(&f, "WS_CALIBRATION_FILE", dir);
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(!strcmp(b.source, "cpu-table:sapphire-rapids") && f.nwarnings == 1 &&
+            strstr(f.warnings, "cannot read"),
+        "a directory: from %s, %s", b.source, f.warnings);
+
+  /* The default place missing is normal: not a word. */
+  set_var(&f, "WS_CALIBRATION_FILE", "");
+  set_var(&f, "HOME", "/nonexistent-home");
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(!strcmp(b.source, "cpu-table:sapphire-rapids") && f.nwarnings == 0,
+        "no default file: from %s, %s", b.source, f.warnings);
+}
+
+static void test_paths(void) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  char path[512];
+  CHECK(ws_calibration_path(fake_lookup, &f, path, sizeof path) == -1, "no HOME: no path");
+  set_var(&f, "HOME", "/home/u");
+  CHECK(ws_calibration_path(fake_lookup, &f, path, sizeof path) == 0 &&
+            !strcmp(path, "/home/u/.config/wsff/store-buffer.conf"),
+        "HOME: %s", path);
+  set_var(&f, "XDG_CONFIG_HOME", "relative/cfg");
+  CHECK(ws_calibration_path(fake_lookup, &f, path, sizeof path) == 0 &&
+            !strcmp(path, "/home/u/.config/wsff/store-buffer.conf"),
+        "relative XDG_CONFIG_HOME ignored: %s", path);
+  set_var(&f, "XDG_CONFIG_HOME", "/cfg");
+  CHECK(ws_calibration_path(fake_lookup, &f, path, sizeof path) == 0 &&
+            !strcmp(path, "/cfg/wsff/store-buffer.conf"),
+        "XDG_CONFIG_HOME: %s", path);
+  set_var(&f, "WS_CALIBRATION_FILE", "/etc/wsff.conf");
+  CHECK(ws_calibration_path(fake_lookup, &f, path, sizeof path) == 1 &&
+            !strcmp(path, "/etc/wsff.conf"),
+        "WS_CALIBRATION_FILE first: %s", path);
+  CHECK(ws_calibration_path(fake_lookup, &f, path, 8) == -1, "too long for the buffer");
+
+  /* The XDG default is what resolution reads. */
+  fake g;
+  memset(&g, 0, sizeof g);
+  g.cpu = make_cpu("GenuineIntel", 6, 0xa7, 1, "Intel(R) Xeon(R) Processor", 1);
+  char cfg[300];
+  snprintf(cfg, sizeof cfg, "%s/wsff", dir);
+  mkdir(cfg, 0755);
+  write_file("wsff/store-buffer.conf", "113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n");
+  set_var(&g, "XDG_CONFIG_HOME", dir);
+  ws_store_bound b = resolve(&g, 0, 0, 0, 1);
+  CHECK(b.S == 113 && !strcmp(b.source, "calibration"), "XDG file: S=%u from %s", b.S,
+        b.source);
+}
+
+/* --- records, the table, delta ------------------------------------------ */
+
+static void test_records(void) {
+  ws_calibration_record r;
+  CHECK(ws_calibration_parse_line("113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n", &r) == 1 &&
+            r.S == 113 && !strcmp(r.cpu.vendor, "GenuineIntel") && r.cpu.family == 6 &&
+            r.cpu.model == 167 && r.cpu.stepping == 1 &&
+            !strcmp(r.cpu.brand, "Intel(R) Xeon(R) Processor"),
+        "a record");
+  CHECK(ws_calibration_parse_line("65 AuthenticAMD 25 1 1 AMD EPYC 7763 64-Core Processor  \r\n", &r) == 1 &&
+            !strcmp(r.cpu.brand, "AMD EPYC 7763 64-Core Processor"),
+        "CRLF and trailing blanks: '%s'", r.cpu.brand);
+  CHECK(ws_calibration_parse_line("33 GenuineIntel 6 47 2", &r) == 1 && r.cpu.brand[0] == 0,
+        "no brand");
+  CHECK(ws_calibration_parse_line("   # comment", &r) == 0, "comment");
+  CHECK(ws_calibration_parse_line("\n", &r) == 0, "blank");
+  static const char *bad[] = {
+      "0 GenuineIntel 6 167 1 x",      /* S = 0 */
+      "65537 GenuineIntel 6 167 1 x",  /* S too large */
+      "-5 GenuineIntel 6 167 1 x",     /* a sign */
+      "113 GenuineIntel 6 167",        /* no stepping */
+      "113 GenuineIntel 6 256 1 x",    /* model > 0xff */
+      "113 GenuineIntel 6 167 16 x",   /* stepping > 0xf */
+      "113\tGenuineIntel 6 167 1 x",   /* a tab */
+      "113 GenuineIntelXX 6 167 1 x",  /* vendor longer than 12 */
+      "113 GenuineIntel 6 167 1x",     /* junk after the stepping */
+      "113 GenuineIntel 6 167 1 x\rjunk", /* junk after the line end */
+      "S=113 GenuineIntel 6 167 1 x",
+  };
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    CHECK(ws_calibration_parse_line(bad[i], &r) == -1, "malformed: '%s'", bad[i]);
+
+  ws_calibration_record w = {57, make_cpu("GenuineIntel", 6, 0x55, 7,
+                                          "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", 0)};
+  char line[300];
+  CHECK(ws_calibration_format(&w, line, sizeof line) == 0 &&
+            !strcmp(line, "57 GenuineIntel 6 85 7 Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n"),
+        "format: %s", line);
+  CHECK(ws_calibration_parse_line(line, &r) == 1 && ws_calibration_matches(&r, &w.cpu),
+        "round trip");
+  ws_cpu unknown;
+  memset(&unknown, 0, sizeof unknown);
+  CHECK(!ws_calibration_matches(&r, &unknown), "an unknown CPU matches nothing");
+  CHECK(ws_calibration_format(&w, line, 20) == -1, "format: too small a buffer");
+  w.S = 0;
+  CHECK(ws_calibration_format(&w, line, sizeof line) == -1, "format: S = 0");
+}
+
+static void test_save(void) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/new/dir/store-buffer.conf", dir);
+  char err[1200];
+  ws_calibration_record a = {113, make_cpu("GenuineIntel", 6, 0xa7, 1, "Intel(R) Xeon(R) Processor", 1)};
+  ws_calibration_record b = {105, make_cpu("AuthenticAMD", 0x1a, 0x2, 0, "AMD EPYC 9655 96-Core Processor", 0)};
+  CHECK(calibration_save(path, &a, err, sizeof err) == 0, "create: %s", err);
+  CHECK(calibration_save(path, &b, err, sizeof err) == 0, "add: %s", err);
+  a.S = 120;
+  CHECK(calibration_save(path, &a, err, sizeof err) == 0, "replace: %s", err);
+  const char *text = read_file(path);
+  CHECK(text[0] == '#' && !strstr(text, "113 GenuineIntel") &&
+            strstr(text, "105 AuthenticAMD 26 2 0 AMD EPYC 9655 96-Core Processor\n") &&
+            strstr(text, "120 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n"),
+        "file after three saves:\n%s", text);
+  uint32_t S = 0;
+  CHECK(ws_calibration_lookup(path, &a.cpu, &S, err, sizeof err) == WS_CALIB_FOUND && S == 120,
+        "read back: S=%u", S);
+
+  const char *bad = write_file("corrupt.conf", "113 GenuineIntel 6 167 1 x\nnot a record\n");
+  CHECK(calibration_save(bad, &a, err, sizeof err) == -1 && strstr(err, "corrupt.conf:2"),
+        "refuses a corrupt file: %s", err);
+  CHECK(!strcmp(read_file(bad), "113 GenuineIntel 6 167 1 x\nnot a record\n"),
+        "and leaves it alone");
+}
+
+static void test_table(void) {
+  static const struct {
+    const char *vendor;
+    unsigned family, model, S;
+    const char *source;
+  } cases[] = {
+      {"GenuineIntel", 6, 0x2f, 33, "cpu-table:westmere"}, /* paper 000: S = 33 */
+      {"GenuineIntel", 6, 0x3c, 43, "cpu-table:haswell"},  /* paper 000: S = 43 */
+      {"GenuineIntel", 6, 0x55, 57, "cpu-table:skylake-sp"},
+      {"GenuineIntel", 6, 0x6a, 73, "cpu-table:ice-lake-sp"},
+      {"GenuineIntel", 6, 0x8f, 115, "cpu-table:sapphire-rapids"},
+      {"GenuineIntel", 6, 0xcf, 115, "cpu-table:emerald-rapids"},
+      {"GenuineIntel", 6, 0xad, 115, "cpu-table:granite-rapids"},
+      {"AuthenticAMD", 0x17, 0x01, 45, "cpu-table:zen"},
+      {"AuthenticAMD", 0x17, 0x31, 49, "cpu-table:zen2"},
+      {"AuthenticAMD", 0x19, 0x01, 65, "cpu-table:zen3"},
+      {"AuthenticAMD", 0x19, 0x11, 65, "cpu-table:zen4"},
+      {"AuthenticAMD", 0x1a, 0x02, 105, "cpu-table:zen5"},
+      {"AuthenticAMD", 0x1a, 0x50, 0, NULL}, /* not a shipped Zen 5 range */
+      {"GenuineIntel", 6, 0xbd, 0, NULL},    /* Lunar Lake: not listed */
+      {"GenuineIntel", 0x13, 0x01, 0, NULL},
+      {"HygonGenuine", 0x18, 0x00, 0, NULL},
+  };
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ws_cpu c = make_cpu(cases[i].vendor, cases[i].family, cases[i].model, 0, "", 0);
+    const ws_cpu_row *r = ws_cpu_table_lookup(&c);
+    if (!cases[i].source)
+      CHECK(!r, "%s %x/%x: expected no row, got %s", cases[i].vendor, cases[i].family,
+            cases[i].model, r ? r->source : "");
+    else
+      CHECK(r && r->entries + 1 == cases[i].S && !strcmp(r->source, cases[i].source),
+            "%s %x/%x: %s", cases[i].vendor, cases[i].family, cases[i].model,
+            r ? r->source : "no row");
+  }
+  /* Rows do not overlap: each CPU has one answer. */
+  unsigned n;
+  const ws_cpu_row *rows = ws_cpu_table_rows(&n);
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned j = i + 1; j < n; j++)
+      CHECK(strcmp(rows[i].vendor, rows[j].vendor) || rows[i].family != rows[j].family ||
+                rows[i].model_hi < rows[j].model_lo || rows[j].model_hi < rows[i].model_lo,
+            "rows %u (%s) and %u (%s) overlap", i, rows[i].source, j, rows[j].source);
+}
+
+static void test_delta(void) {
+  ws_store_bound s = {113, 0, "test"};
+  CHECK(ws_delta_for(&s, 0) == 113, "x=0");
+  CHECK(ws_delta_for(&s, 1) == 57, "x=1: ceil(113/2)");
+  CHECK(ws_delta_for(&s, 14) == 8, "x=14: ceil(113/15)");
+  CHECK(ws_delta_for(&s, 112) == 1, "x=112");
+  CHECK(ws_delta_for(&s, 1000) == 1, "x > S");
+  CHECK(ws_delta_for(&s, UINT32_MAX) == 1, "no take after a take");
+}
+
+int main(void) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/ws-tso-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  test_order();
+  test_bad_files();
+  test_paths();
+  test_records();
+  test_save();
+  test_table();
+  test_delta();
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0)
+    fprintf(stderr, "could not remove %s\n", dir);
+  return check_report("test_store_buffer");
+}
