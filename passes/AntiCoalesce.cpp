@@ -3,6 +3,7 @@
 #include "AntiCoalesce.h"
 
 #include "AbiNames.h"
+#include "Diagnose.h"
 #include "StoreBufferTable.h"
 #include "StoreCount.h"
 
@@ -26,10 +27,19 @@ unsigned storesForDelta(unsigned S, unsigned TargetDelta) {
   return std::max(X, 1u);
 }
 
+/// The runtime's per-thread scratch lines, declared on first use; null,
+/// after an error, when the module has something else under their name.
 static GlobalVariable *scratchLines(Module &M) {
   Type *Ty = ArrayType::get(Type::getInt64Ty(M.getContext()), WS_SCRATCH_LINES * 8);
-  if (GlobalVariable *GV = M.getNamedGlobal(ScratchName))
-    return GV;
+  if (GlobalValue *Named = M.getNamedValue(ScratchName)) {
+    auto *GV = dyn_cast<GlobalVariable>(Named);
+    if (GV && GV->isThreadLocal())
+      return GV;
+    error(M.getContext(), Twine(ScratchName) + " is the scratch space of the "
+                                               "wsff runtime; the module "
+                                               "defines it otherwise");
+    return nullptr;
+  }
   auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
                                 nullptr, ScratchName, nullptr,
                                 GlobalValue::InitialExecTLSModel);
@@ -48,10 +58,13 @@ PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
   for (const TakeSiteInfo &Site : SC.Sites) {
     if (Site.MinStores == UnboundedStores || Site.MinStores >= Need)
       continue;
+    GlobalVariable *Scratch = scratchLines(M);
+    if (!Scratch)
+      break;
     unsigned Add = Need - Site.MinStores;
     IRBuilder<> B(Site.Take->getNextNode());
     B.SetCurrentDebugLocation(Site.Take->getDebugLoc());
-    Value *Lines = B.CreateThreadLocalAddress(scratchLines(M));
+    Value *Lines = B.CreateThreadLocalAddress(Scratch);
     for (unsigned K = 0; K < Add; ++K) {
       Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Lines,
                                                  (K % WS_SCRATCH_LINES) * 8);

@@ -3,6 +3,7 @@
 #include "DeltaRecord.h"
 
 #include "AbiNames.h"
+#include "Diagnose.h"
 #include "StoreBufferTable.h"
 #include "StoreCount.h"
 
@@ -36,10 +37,17 @@ bool moduleHasTakes(const Module &M) {
 
 static StringRef moduleVariant(const Module &M, const WsOptions &Opts) {
   if (const NamedMDNode *N = M.getNamedMetadata("ws.variant"))
-    if (N->getNumOperands())
+    if (N->getNumOperands() && N->getOperand(0)->getNumOperands())
       if (const auto *S = dyn_cast<MDString>(N->getOperand(0)->getOperand(0)))
         return S->getString();
   return Opts.Variant;
+}
+
+/// ws_module_record: magic, version, x, S, delta, variant, module id.
+static StructType *recordType(LLVMContext &Ctx) {
+  Type *I32 = Type::getInt32Ty(Ctx);
+  return StructType::get(Ctx,
+                         {I32, I32, I32, I32, I32, I32, PointerType::getUnqual(Ctx)});
 }
 
 static Constant *recordInit(Module &M, const WsOptions &Opts, uint32_t X,
@@ -49,10 +57,8 @@ static Constant *recordInit(Module &M, const WsOptions &Opts, uint32_t X,
   WsOptions V = Opts;
   V.Variant = moduleVariant(M, Opts).str();
   Type *I32 = Type::getInt32Ty(Ctx);
-  auto *RecordTy = StructType::get(
-      Ctx, {I32, I32, I32, I32, I32, I32, PointerType::getUnqual(Ctx)});
   auto U32 = [&](uint32_t N) { return ConstantInt::get(I32, N); };
-  return ConstantStruct::get(RecordTy,
+  return ConstantStruct::get(recordType(Ctx),
                              {U32(WS_RECORD_MAGIC), U32(WS_RECORD_VERSION),
                               U32(X), U32(S), U32(Delta), U32(V.variantId()),
                               IdVar});
@@ -77,8 +83,31 @@ static GlobalVariable *createRecord(Module &M, const WsOptions &Opts) {
   return Record;
 }
 
+/// The module's record, or null if it has none yet.  The name is the
+/// passes': anything else under it (a variable of the program, a
+/// declaration) is an error, and sets Taken.
+static GlobalVariable *findRecord(Module &M, bool &Taken) {
+  Taken = false;
+  GlobalValue *GV = M.getNamedValue(RecordName);
+  if (!GV)
+    return nullptr;
+  auto *Record = dyn_cast<GlobalVariable>(GV);
+  auto *Init = Record && Record->hasInitializer()
+                   ? dyn_cast<ConstantStruct>(Record->getInitializer())
+                   : nullptr;
+  if (Init && Init->getType() == recordType(M.getContext()) &&
+      isa<GlobalVariable>(Init->getOperand(6)))
+    return Record;
+  Taken = true;
+  error(M.getContext(), Twine(RecordName) + " is reserved for the record of "
+                                            "the wsff passes; the module "
+                                            "defines it otherwise");
+  return nullptr;
+}
+
 void ensureRecord(Module &M, const WsOptions &Opts) {
-  if (!M.getNamedGlobal(RecordName))
+  bool Taken;
+  if (!findRecord(M, Taken) && !Taken)
     createRecord(M, Opts);
 }
 
@@ -100,8 +129,9 @@ static void emitRemarks(const StoreCountResult &SC) {
 }
 
 PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  GlobalVariable *Record = M.getNamedGlobal(RecordName);
-  if (!Record && !moduleHasTakes(M))
+  bool Taken;
+  GlobalVariable *Record = findRecord(M, Taken);
+  if (Taken || (!Record && !moduleHasTakes(M)))
     return PreservedAnalyses::all();
   if (!Record)
     Record = createRecord(M, Opts);

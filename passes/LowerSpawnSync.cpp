@@ -73,7 +73,9 @@ private:
   Function &F;
   const Runtime &RT;
   SmallVector<SpawnSite, 4> Sites;
-  DenseMap<Instruction *, unsigned> SiteOfBegin;
+  /// A task is pushed at its end marker: only from there is it outstanding
+  /// (an exception among the arguments unwinds before the spawn).
+  DenseMap<Instruction *, unsigned> SiteOfEnd;
   SmallVector<CallInst *, 4> Syncs;
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
@@ -94,7 +96,6 @@ bool FunctionLowering::collect() {
       SpawnSite S;
       S.Index = Sites.size();
       S.Begin = cast<CallInst>(CB);
-      SiteOfBegin[CB] = S.Index;
       Sites.push_back(S);
     } else if (Callee->getName() == SyncName) {
       Syncs.push_back(cast<CallInst>(CB));
@@ -103,7 +104,16 @@ bool FunctionLowering::collect() {
   bool OK = true;
   for (SpawnSite &S : Sites)
     OK &= findSpawnRegion(S);
-  return OK;
+  if (!OK)
+    return false;
+  // Paths from two begins may meet before one end: one call, two spawns.
+  for (const SpawnSite &S : Sites)
+    if (!SiteOfEnd.try_emplace(S.End, S.Index).second) {
+      errorAt(*S.Begin, "malformed ws_spawn: its __ws_spawn_end also ends "
+                        "another spawn (use the ws_spawn macro of <ws/ws.h>)");
+      return false;
+    }
+  return true;
 }
 
 /// Forward dataflow over the CFG: the sequence of outstanding spawns.
@@ -111,8 +121,8 @@ void FunctionLowering::analyzeStacks() {
   DenseMap<BasicBlock *, SpawnStack> In;
   auto Transfer = [&](BasicBlock &BB, SpawnStack St, bool Record) {
     for (Instruction &I : BB) {
-      auto It = SiteOfBegin.find(&I);
-      if (It != SiteOfBegin.end()) {
+      auto It = SiteOfEnd.find(&I);
+      if (It != SiteOfEnd.end()) {
         if (St.K == SpawnStack::Known)
           St.Sites.push_back(It->second);
       } else if (is_contained(Syncs, &I)) {
@@ -158,8 +168,8 @@ void FunctionLowering::markCyclicSites() {
       continue;
     for (BasicBlock *BB : SCC)
       for (Instruction &I : *BB) {
-        auto Site = SiteOfBegin.find(&I);
-        if (Site != SiteOfBegin.end())
+        auto Site = SiteOfEnd.find(&I);
+        if (Site != SiteOfEnd.end())
           Sites[Site->second].DynamicDesc = true;
       }
   }
@@ -181,10 +191,16 @@ Value *FunctionLowering::worker() {
     return W;
   BasicBlock *At = &F.getEntryBlock();
   if (!Dynamic) {
+    // Spawns no path reaches (dead code, or a landing pad whose invoke
+    // became a call) are left out: they have no dominator.
     DominatorTree DT(F);
-    At = Sites.front().Begin->getParent();
+    BasicBlock *Common = nullptr;
     for (const SpawnSite &S : Sites)
-      At = DT.findNearestCommonDominator(At, S.Begin->getParent());
+      if (DT.isReachableFromEntry(S.Begin->getParent()))
+        Common = Common ? DT.findNearestCommonDominator(Common, S.Begin->getParent())
+                        : S.Begin->getParent();
+    if (Common)
+      At = Common;
   }
   IRBuilder<> B(At, At == &F.getEntryBlock() ? At->getFirstNonPHIOrDbgOrAlloca()
                                               : At->getFirstInsertionPt());
@@ -319,6 +335,8 @@ bool FunctionLowering::run() {
   for (SpawnSite &S : Sites)
     if (!outlineSpawn(S))
       return false;
+  for (SpawnSite &S : Sites)
+    removeTask(S);
 
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> AB(&Entry, Entry.begin());
@@ -350,6 +368,8 @@ bool FunctionLowering::run() {
   }
   for (CallInst *Sync : Syncs)
     Sync->eraseFromParent();
+  if (!Sites.empty())
+    dropAttributesTheRuntimeBreaks(F);
   return true;
 }
 

@@ -251,9 +251,17 @@ void copyFunctionAttributes(const Function &From, Function &To) {
         Attribute::Naked, Attribute::NoReturn, Attribute::Cold})
     AB.removeAttribute(K);
   To.addFnAttrs(AB);
+  dropAttributesTheRuntimeBreaks(To);
 }
 
 } // namespace
+
+void dropAttributesTheRuntimeBreaks(Function &F) {
+  for (Attribute::AttrKind K : {Attribute::Memory, Attribute::NoSync,
+                                Attribute::NoFree, Attribute::NoRecurse,
+                                Attribute::Speculatable})
+    F.removeFnAttr(K);
+}
 
 bool outlineSpawn(SpawnSite &S) {
   RegionSplit Split(S);
@@ -362,14 +370,20 @@ bool outlineSpawn(SpawnSite &S) {
   B.CreateCall(S.Body, bodyArguments(S, S.Thunk->getArg(0), true, B));
   B.CreateRetVoid();
 
-  // The task's instructions leave the parent.
-  for (Instruction *I : Split.Dropped)
+  S.Task = std::move(Split.Task);
+  S.Temps = std::move(Split.Temps);
+  S.Dropped = std::move(Split.Dropped);
+  return true;
+}
+
+void removeTask(SpawnSite &S) {
+  for (Instruction *I : S.Dropped)
     I->eraseFromParent();
-  for (Instruction *I : llvm::reverse(Split.Task)) {
+  for (Instruction *I : llvm::reverse(S.Task)) {
     I->replaceAllUsesWith(PoisonValue::get(I->getType()));
     I->eraseFromParent();
   }
-  for (AllocaInst *A : Split.Temps) {
+  for (AllocaInst *A : S.Temps) {
     SmallVector<DbgVariableIntrinsic *, 2> DbgUsers;
     SmallVector<DbgVariableRecord *, 2> Records;
     findDbgUsers(DbgUsers, A, &Records);
@@ -385,7 +399,9 @@ bool outlineSpawn(SpawnSite &S) {
       I->eraseFromParent();
     A->eraseFromParent();
   }
-  return true;
+  S.Task.clear();
+  S.Temps.clear();
+  S.Dropped.clear();
 }
 
 SmallVector<Value *, 8> bodyArguments(const SpawnSite &S, Value *Desc,

@@ -38,6 +38,12 @@ struct SpawnSite {
   /// the alignment the call promised for it.
   llvm::SmallVector<llvm::Type *, 8> ByvalCopy;
   llvm::SmallVector<llvm::MaybeAlign, 8> ByvalAlign;
+  /// What leaves the parent once every spawn is outlined: the task's
+  /// instructions (the call first), the allocas only it uses, and the
+  /// debug and lifetime markers of the region.
+  llvm::SmallVector<llvm::Instruction *, 16> Task;
+  llvm::SmallVector<llvm::AllocaInst *, 4> Temps;
+  llvm::SmallVector<llvm::Instruction *, 8> Dropped;
   llvm::StructType *DescTy = nullptr;
   llvm::Function *Body = nullptr;
   llvm::Function *Thunk = nullptr;
@@ -61,15 +67,27 @@ bool findSpawnRegion(SpawnSite &S);
 
 /// Splits the region into what stays in the parent and the task, creates
 /// the body, the thunk and the descriptor type.  Does not touch the parent
-/// yet.  Reports an error and returns false if the region does more after
-/// the call than handle its result.
+/// yet (but for moving what the task does not need before the call), so
+/// the next spawn sees the function as written.  Reports an error and
+/// returns false if the region does more after the call than handle its
+/// result.
 bool outlineSpawn(SpawnSite &S);
+
+/// Erases the task of an outlined spawn from the parent.
+void removeTask(SpawnSite &S);
 
 /// Replaces the region in the parent: fills the descriptor (S.Desc, or a
 /// new alloca at the spawn when S.DynamicDesc), links it in front of the
 /// chain at Last when S.Chained, and calls Push(W, desc).
 void emitSpawn(SpawnSite &S, llvm::Value *W, llvm::FunctionCallee Push,
                llvm::AllocaInst *Last);
+
+/// Drops the function attributes that calls into the runtime make false:
+/// pushes and takes write memory and synchronize with thieves, and a join
+/// runs other tasks, which may free memory or call back.  For a spawning
+/// function, and for its task bodies and thunks, which start with its
+/// attributes.
+void dropAttributesTheRuntimeBreaks(llvm::Function &F);
 
 /// Arguments for a direct call of the body at a sync: the live-ins as SSA
 /// values (static descriptors), or loaded from Desc.

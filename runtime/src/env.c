@@ -27,6 +27,10 @@ static int parse_uint(const char *s, long lo, long hi, long *out) {
 static int bad(char *err, size_t n, const char *var, const char *val,
                const char *accepts) {
   snprintf(err, n, "%s=\"%s\" is not valid: expected %s", var, val, accepts);
+  /* One line, whatever the value holds. */
+  for (char *p = err; n && *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f)
+      *p = '?';
   return -1;
 }
 
