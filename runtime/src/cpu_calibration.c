@@ -73,7 +73,9 @@ int ws_calibration_parse_line(const char *line, ws_calibration_record *out) {
     blen = strcspn(p, "\r\n");
   }
   const char *end = p + blen;
-  if (strcmp(end, "") && strcmp(end, "\n") && strcmp(end, "\r\n"))
+  /* "With or without its newline" (the header): a CRLF line split at the
+   * \n still ends in \r. */
+  if (strcmp(end, "") && strcmp(end, "\n") && strcmp(end, "\r\n") && strcmp(end, "\r"))
     return -1;
   while (blen && p[blen - 1] == ' ')
     blen--;

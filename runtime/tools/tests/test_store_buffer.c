@@ -265,6 +265,9 @@ static void test_records(void) {
   CHECK(ws_calibration_parse_line("65 AuthenticAMD 25 1 1 AMD EPYC 7763 64-Core Processor  \r\n", &r) == 1 &&
             !strcmp(r.cpu.brand, "AMD EPYC 7763 64-Core Processor"),
         "CRLF and trailing blanks: '%s'", r.cpu.brand);
+  /* Found by calibration-fuzzer: a CRLF line whose \n was split off. */
+  CHECK(ws_calibration_parse_line("3 33 3 32 3  \r", &r) == 1 && r.S == 3 && r.cpu.brand[0] == 0,
+        "CRLF line without its newline");
   CHECK(ws_calibration_parse_line("33 GenuineIntel 6 47 2", &r) == 1 && r.cpu.brand[0] == 0,
         "no brand");
   CHECK(ws_calibration_parse_line("   # comment", &r) == 0, "comment");
