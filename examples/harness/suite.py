@@ -26,6 +26,11 @@ BENCHMARKS = [
     ("nqueens", "nqueens", {"small": ["10"], "default": ["13"], "paper": ["15"]}),
     ("uts-geo", "uts", {"small": ["tiny-geo"], "default": ["T2"], "paper": ["T2L"]}),
     ("uts-bin", "uts", {"small": ["tiny-bin"], "default": ["T3"], "paper": ["T3L"]}),
+    # Not in the papers: the loop of spawns a user writes before ws_for
+    # (issue 3's spawn-in-loop reduction).
+    ("reduce", "reduce", {"small": ["100000", "512", "4", "2"],
+                          "default": ["4194304", "1024", "40", "4"],
+                          "paper": ["16777216", "4096", "40", "4"]}),
 ]
 
 SIZES = ("small", "default", "paper")
@@ -46,7 +51,7 @@ FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("cl", "ffcl"),
 
 # Benchmarks with a cut-off (coarse tasks): their T1/T_S target is 1.05.
 COARSE = ["jacobi", "quicksort", "matmul", "cholesky", "heat", "lud",
-          "strassen", "fft"]
+          "strassen", "fft", "reduce"]
 
 
 def kind(build):
