@@ -24,16 +24,19 @@ void ws_stats_print(FILE *out) {
     sum.stolen_syncs += w->c.stolen_syncs;
     sum.sleeps += w->c.sleeps;
   }
-  char S[32], delta[32];
+  char S[32], delta[32], x[32];
   fmt_bound(S, sizeof S, ws_rt.S_inf, ws_rt.S);
+  /* No path from one take to another (or a variant without a bound, split
+   * and private): x is unbounded, not 2^32 - 1. */
+  fmt_bound(x, sizeof x, ws_rt.x == WS_X_UNBOUNDED, ws_rt.x);
   fmt_bound(delta, sizeof delta, ws_rt.delta == INT64_MAX, (uint64_t)ws_rt.delta);
   /* Every spawn is either taken back by its owner or stolen once. */
   fprintf(out,
-          "ws: variant=%s workers=%d S=%s delta=%s x=%u spawns=%" PRIu64
+          "ws: variant=%s workers=%d S=%s delta=%s x=%s spawns=%" PRIu64
           " steals=%" PRIu64 " aborts=%" PRIu64 " echo_waits=%" PRIu64
           " leaps=%" PRIu64 " stolen_syncs=%" PRIu64 " sleeps=%" PRIu64
           " fence=%s S_from=%s x_from=%s\n",
-          ws_rt.ops->name, ws_rt.nworkers, S, delta, ws_rt.x,
+          ws_rt.ops->name, ws_rt.nworkers, S, delta, x,
           takes + sum.steals, sum.steals, sum.aborts, sum.echo_waits, sum.leaps,
           sum.stolen_syncs, sum.sleeps, WS_FENCE_NAME, ws_rt.S_source,
           ws_rt.x_source);
