@@ -196,8 +196,7 @@ def main():
         "Produced by `docs/results/pools/run.py` (raw runs: `graphs.csv`, "
         "`prodcons.csv`).",
         "",
-        f"**Machine: {header}.**  This is a 2-vCPU KVM guest shared with other "
-        "work: every figure comes from 2 threads (the graph runs) or 2-4 threads "
+        f"**Machine: {header}.**  On the 2-vCPU development VM every figure comes from 2 threads (the graph runs) or 2-4 threads "
         "on 2 cores (producer/consumer mixes above 1/1 are oversubscribed), and "
         "only the ratios of runs interleaved in one process mean anything.  "
         f"Load average (1 min) when the runs began: {load_before}; when they "
