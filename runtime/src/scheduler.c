@@ -16,6 +16,12 @@
 /* Iterations an idle worker spins before it yields, then sleeps. */
 #define WS_SPIN_ROUNDS 256
 #define WS_YIELD_ROUNDS 1024
+/* Failed attempts a worker makes after each nap before it naps again.  A
+ * split or private deque shares work only when its owner answers a
+ * request at its next push or take; a thief that woke, asked, and napped
+ * again at once could miss every answer (jacobi on `split` ran on one
+ * worker in half the runs). */
+#define WS_WAKE_ROUNDS 64
 #define WS_SLEEP_MIN_NS 20000L
 #define WS_SLEEP_MAX_NS 1000000L
 
@@ -97,6 +103,7 @@ void ws_worker_loop(ws_worker *w) {
       sleep_a_while(w, nap);
       if (nap < WS_SLEEP_MAX_NS)
         nap *= 2;
+      fails = WS_SPIN_ROUNDS + WS_YIELD_ROUNDS - WS_WAKE_ROUNDS;
     }
   }
 }
