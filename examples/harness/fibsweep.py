@@ -21,8 +21,6 @@ its wall time (docs/benchmarks.md says why).
 import argparse
 import csv
 import os
-import random
-import re
 import statistics
 import sys
 
@@ -65,27 +63,20 @@ def main(argv):
               [(n, b, w) for n in ns for b in builds for w in (1, 2)]
     runs = {c: [] for c in configs}
     rows = []
-    rng = random.Random(a.seed)
     failed = False
-    for rep in range(a.reps):
-        order = configs[:]
-        rng.shuffle(order)
-        for i, (n, b, w) in enumerate(order):
-            print(f"\rfibsweep: rep {rep + 1}/{a.reps}, run {i + 1}/{len(order)}",
-                  end="", file=sys.stderr, flush=True)
-            env = {k: v for k, v in os.environ.items() if not k.startswith("WS_")}
-            env.update(WS_NUM_WORKERS=str(w), WS_STATS="1")
-            if a.store_buffer:
-                env["WS_STORE_BUFFER"] = str(a.store_buffer)
-            row = runner.run_one(os.path.join(bindir, f"fib_{b}"), [str(n)], env, 600)
-            row.update(bench="fib", size=str(n), build=b, workers=w, rep=rep + 1)
-            rows.append(row)
-            if row["status"] != "ok":
-                print(f"\nfibsweep: fib_{b} {n} (workers={w}): {row['note']}", file=sys.stderr)
-                failed = True
-                continue
-            runs[(n, b, w)].append(row)
-    print(file=sys.stderr)
+    for rep, (n, b, w) in runner.interleaved("fibsweep", configs, a.reps, a.seed):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("WS_")}
+        env.update(WS_NUM_WORKERS=str(w), WS_STATS="1")
+        if a.store_buffer:
+            env["WS_STORE_BUFFER"] = str(a.store_buffer)
+        row = runner.run_one(os.path.join(bindir, f"fib_{b}"), [str(n)], env, 600)
+        row.update(bench="fib", size=str(n), build=b, workers=w, rep=rep + 1)
+        rows.append(row)
+        if row["status"] != "ok":
+            print(f"\nfibsweep: fib_{b} {n} (workers={w}): {row['note']}", file=sys.stderr)
+            failed = True
+            continue
+        runs[(n, b, w)].append(row)
 
     with open(os.path.join(a.out, "fibsweep.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=runner.FIELDS)
@@ -123,9 +114,7 @@ def main(argv):
          "", "Runtime (WS_STATS): " + "; ".join(stats), "",
          "| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
         ["| " + " | ".join(c) + " |" for c in body]) + "\n"
-    with open(os.path.join(a.out, "fibsweep.md"), "w") as f:
-        f.write(text)
-    print(text)
+    runner.write_report(os.path.join(a.out, "fibsweep.md"), text)
     return 1 if failed else 0
 
 

@@ -24,11 +24,12 @@ set to --store-buffer (default 113, this development machine's measured S).
 import argparse
 import csv
 import os
-import random
 import re
 import statistics
 import subprocess
 import sys
+
+import runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
@@ -98,19 +99,12 @@ def main(argv):
 
     configs = [(v, t, w) for (v, t) in exes for w in (1, 2)]
     results = {c: [] for c in configs}
-    rng = random.Random(a.seed)
     rows = []
-    for rep in range(a.reps):
-        order = configs[:]
-        rng.shuffle(order)
-        for i, c in enumerate(order):
-            print(f"\rpadding: rep {rep + 1}/{a.reps}, run {i + 1}/{len(order)}",
-                  end="", file=sys.stderr, flush=True)
-            r = run(a, exes[c[:2]], c[2])
-            results[c].append(r)
-            rows.append({"variant": c[0], "target": c[1] or "none", "workers": c[2],
-                         "rep": rep + 1, **r})
-    print(file=sys.stderr)
+    for rep, c in runner.interleaved("padding", configs, a.reps, a.seed):
+        r = run(a, exes[c[:2]], c[2])
+        results[c].append(r)
+        rows.append({"variant": c[0], "target": c[1] or "none", "workers": c[2],
+                     "rep": rep + 1, **r})
 
     with open(os.path.join(a.out, "padding.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -144,9 +138,7 @@ def main(argv):
             f"| {med(c2, 'time'):.3f} | {med(c1, 'time') / med(c2, 'time'):.2f} "
             f"| {med(c2, 'steals'):.0f} | {med(c2, 'aborts'):.0f} |")
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(a.out, "padding.md"), "w") as f:
-        f.write(text)
-    print(text)
+    runner.write_report(os.path.join(a.out, "padding.md"), text)
     return 1 if missed else 0
 
 

@@ -1,8 +1,10 @@
 """Runs one program and reads what it reports: its time on stdout, the
 runtime's counters (WS_STATS=1) on stderr."""
 
+import random
 import re
 import subprocess
+import sys
 import time
 
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
@@ -46,3 +48,24 @@ def run_one(exe, args, env, timeout):
         (row["variant"], row["S"], row["delta"], row["x"], row["spawns"],
          row["steals"], row["fence"]) = s.groups()
     return row
+
+
+def interleaved(name, configs, reps, seed):
+    """Yields (rep, config): each repetition runs every configuration once,
+    in a fresh shuffled order, with a progress line on stderr."""
+    rng = random.Random(seed)
+    for rep in range(reps):
+        order = list(configs)
+        rng.shuffle(order)
+        for i, c in enumerate(order):
+            print(f"\r{name}: rep {rep + 1}/{reps}, run {i + 1}/{len(order)}",
+                  end="", file=sys.stderr, flush=True)
+            yield rep, c
+    print(file=sys.stderr)
+
+
+def write_report(path, text):
+    """The markdown table to its file and to stdout."""
+    with open(path, "w") as f:
+        f.write(text)
+    print(text)
