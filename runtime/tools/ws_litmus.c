@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affinity.h"
 #include "cli.h"
 #include "env.h"
 #include "litmus.h"
@@ -84,8 +83,7 @@ static options parse(int argc, char **argv) {
   options o;
   memset(&o, 0, sizeof o);
   o.runs = 10000;
-  o.cpus[0] = allowed_cpu(0);
-  o.cpus[1] = allowed_cpu(1);
+  cli_default_cpus(o.cpus);
   const char *S = "auto", *L = NULL;
   enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, HELP };
   static const struct option longs[] = {
@@ -95,7 +93,6 @@ static options parse(int argc, char **argv) {
       {"stop", no_argument, 0, STOP},         {"help", no_argument, 0, HELP},
       {0, 0, 0, 0}};
   int c;
-  unsigned two[2];
   opterr = 0;
   while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (c) {
@@ -106,20 +103,7 @@ static options parse(int argc, char **argv) {
       o.ndelta = o.at_bound ? 0 : cli_list("--delta", optarg, 0, 1u << 20, o.delta, MAX_LIST);
       break;
     case RUNS: o.runs = cli_uint("--runs", optarg, 1, 1000000000); break;
-    case CPUS: {
-      const char *comma = strchr(optarg, ',');
-      if (!comma || comma == optarg || strchr(comma + 1, ','))
-        cli_usage_error("--cpus=%s is not valid: expected two CPUs, A,B", optarg);
-      char a[32];
-      snprintf(a, sizeof a, "%.*s", (int)(comma - optarg), optarg);
-      two[0] = (unsigned)cli_uint("--cpus", a, 0, 65535);
-      two[1] = (unsigned)cli_uint("--cpus", comma + 1, 0, 65535);
-      if (two[0] == two[1])
-        cli_usage_error("--cpus=%s: the worker and the thief need two CPUs", optarg);
-      o.cpus[0] = (int)two[0];
-      o.cpus[1] = (int)two[1];
-      break;
-    }
+    case CPUS: cli_cpus("--cpus", optarg, o.cpus); break;
     case PLOT: o.plot = optarg; break;
     case STOP: o.stop = 1; break;
     case HELP: fputs(usage, stdout); exit(0);
