@@ -12,7 +12,8 @@
  *     and a buffer too short gets -1, never an overrun;
  *   - ws_calibration_lookup on the text as a file finds the S of the first
  *     record for the CPU of its first record, or reports the file bad in
- *     one line; it never claims a record the file does not have;
+ *     one line; it never claims a record the file does not have; a file
+ *     with a NUL byte, or larger than WS_CALIBRATION_FILE_MAX, is bad;
  *   - ws_calibration_path names WS_CALIBRATION_FILE when set (1), else a
  *     store-buffer.conf under XDG_CONFIG_HOME or HOME (0), else -1, and
  *     the path is a terminated string within its buffer.
@@ -165,15 +166,18 @@ static void check_lookup(const char *file, const char *text, size_t size) {
   char err[128];
   memset(err, 'x', sizeof err);
   ws_calibration_result r = ws_calibration_lookup(file, cpu, &S, err, sizeof err);
+  int must_be_bad = memchr(text, '\0', size) || size > WS_CALIBRATION_FILE_MAX;
+  if (must_be_bad && r != WS_CALIB_BAD)
+    fail("lookup: a file with a NUL byte or too large is not reported bad");
   switch (r) {
   case WS_CALIB_FOUND:
     if (!have || S < 1 || S > WS_MAX_STORE_BUFFER)
       fail("lookup: found a record the file does not have");
-    if (!memchr(text, '\0', size) && S != first.S)
+    if (S != first.S)
       fail("lookup: the S found is not the first record's");
     break;
   case WS_CALIB_NO_RECORD:
-    if (have && !memchr(text, '\0', size))
+    if (have)
       fail("lookup: no record for the CPU of the file's first record");
     break;
   case WS_CALIB_BAD:

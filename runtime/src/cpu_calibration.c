@@ -1,8 +1,11 @@
 /* cpu_calibration.c — reading and writing calibration records. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "cpu_calibration.h"
@@ -106,40 +109,125 @@ int ws_calibration_matches(const ws_calibration_record *r, const ws_cpu *c) {
          r->cpu.stepping == c->stepping && strcmp(r->cpu.brand, c->brand) == 0;
 }
 
-ws_calibration_result ws_calibration_lookup(const char *path, const ws_cpu *c,
-                                            uint32_t *S, char *err, size_t n) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
+/* The whole file into buf (*len bytes, then a NUL): 0, or -1 with *res
+ * WS_CALIB_NO_FILE or WS_CALIB_BAD (and err).  Only a regular file of at most WS_CALIBRATION_FILE_MAX
+ * bytes is read: a device (/dev/zero never ends) or a FIFO (it blocks
+ * until a writer comes) is not a calibration file, and the open itself
+ * must not block. */
+static int read_whole(const char *path, char *buf, size_t *len,
+                      ws_calibration_result *res, char *err, size_t n) {
+  *res = WS_CALIB_BAD;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
     if (errno == ENOENT)
-      return WS_CALIB_NO_FILE;
-    snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
+      *res = WS_CALIB_NO_FILE;
+    else
+      snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  int rc = -1;
+  if (fstat(fd, &st)) {
+    snprintf(err, n, "%s: cannot read: %s", path, strerror(errno));
+    goto out;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, n, "%s: not a regular file", path);
+    goto out;
+  }
+  *len = 0;
+  for (;;) { /* to one byte past the limit, which tells a file too large */
+    ssize_t k = read(fd, buf + *len, WS_CALIBRATION_FILE_MAX + 1 - *len);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k < 0) {
+      snprintf(err, n, "%s: cannot read: %s", path, strerror(errno));
+      goto out;
+    }
+    *len += (size_t)k;
+    if (k == 0 || *len > WS_CALIBRATION_FILE_MAX)
+      break;
+  }
+  if (*len > WS_CALIBRATION_FILE_MAX) {
+    snprintf(err, n, "%s: larger than %d bytes, not a calibration file", path,
+             WS_CALIBRATION_FILE_MAX);
+    goto out;
+  }
+  buf[*len] = 0;
+  rc = 0;
+out:
+  close(fd);
+  return rc;
+}
+
+ws_calibration_result ws_calibration_read(const char *path, ws_calibration_line_fn fn,
+                                          void *ctx, char *err, size_t n) {
+  static const char expected[] =
+      "expected \"S vendor family model stepping brand\", as ws-calibrate writes";
+  char *buf = malloc(WS_CALIBRATION_FILE_MAX + 2);
+  if (!buf) {
+    snprintf(err, n, "%s: out of memory", path);
     return WS_CALIB_BAD;
   }
-  char line[WS_CALIBRATION_LINE_MAX + 2];
-  ws_calibration_record rec;
-  ws_calibration_result res = WS_CALIB_NO_RECORD;
+  size_t len = 0;
+  ws_calibration_result res;
+  if (read_whole(path, buf, &len, &res, err, n)) {
+    free(buf);
+    return res;
+  }
   /* The whole file is checked: a malformed line anywhere makes it
    * untrustworthy, even after a matching record. */
-  for (unsigned no = 1; fgets(line, sizeof line, f); no++) {
-    size_t len = strlen(line);
-    int r = len > WS_CALIBRATION_LINE_MAX ? -1 : ws_calibration_parse_line(line, &rec);
+  res = WS_CALIB_NO_RECORD;
+  unsigned no = 1;
+  for (char *line = buf; line < buf + len; no++) {
+    char *nl = memchr(line, '\n', (size_t)(buf + len - line));
+    char *end = nl ? nl + 1 : buf + len;
+    char one[WS_CALIBRATION_LINE_MAX + 2];
+    size_t k = (size_t)(end - line);
+    ws_calibration_record rec;
+    int r = -1;
+    const char *why = expected;
+    if (memchr(line, 0, k))
+      why = "a NUL byte";
+    else if (k > WS_CALIBRATION_LINE_MAX)
+      why = "a line too long";
+    else {
+      memcpy(one, line, k);
+      one[k] = 0;
+      r = ws_calibration_parse_line(one, &rec);
+    }
     if (r < 0) {
-      snprintf(err, n,
-               "%s:%u: not a calibration record (expected \"S vendor family "
-               "model stepping brand\", as ws-sbmeasure --save writes)",
-               path, no);
+      snprintf(err, n, "%s:%u: not a calibration record (%s)", path, no, why);
       res = WS_CALIB_BAD;
       break;
     }
-    if (r == 1 && res == WS_CALIB_NO_RECORD && ws_calibration_matches(&rec, c)) {
-      *S = rec.S;
-      res = WS_CALIB_FOUND;
-    }
+    fn(no, one, r == 1 ? &rec : NULL, ctx);
+    line = end;
   }
-  if (res != WS_CALIB_BAD && ferror(f)) {
-    snprintf(err, n, "%s: cannot read: %s", path, strerror(errno));
-    res = WS_CALIB_BAD;
-  }
-  fclose(f);
+  free(buf);
   return res;
+}
+
+typedef struct lookup_ctx {
+  const ws_cpu *cpu;
+  uint32_t *S;
+  int found;
+} lookup_ctx;
+
+static void lookup_line(unsigned no, const char *line, const ws_calibration_record *rec,
+                        void *ctx) {
+  lookup_ctx *l = ctx;
+  (void)no;
+  (void)line;
+  if (rec && !l->found && ws_calibration_matches(rec, l->cpu)) {
+    *l->S = rec->S;
+    l->found = 1;
+  }
+}
+
+ws_calibration_result ws_calibration_lookup(const char *path, const ws_cpu *c,
+                                            uint32_t *S, char *err, size_t n) {
+  lookup_ctx l = {c, S, 0};
+  ws_calibration_result res = ws_calibration_read(path, lookup_line, &l, err, n);
+  return res == WS_CALIB_NO_RECORD && l.found ? WS_CALIB_FOUND : res;
 }

@@ -22,6 +22,8 @@
 #include "env.h"
 
 #define WS_CALIBRATION_LINE_MAX 256
+/* A larger file is not a calibration file (one line per CPU model). */
+#define WS_CALIBRATION_FILE_MAX 65536
 
 typedef struct ws_calibration_record {
   uint32_t S;
@@ -51,6 +53,20 @@ typedef enum ws_calibration_result {
   WS_CALIB_BAD,       /* unreadable or malformed: err says where and why */
 } ws_calibration_result;
 
+/* Called for each line of a well-formed file, in order: rec is the record
+ * on it, or NULL for a comment or a blank line. */
+typedef void (*ws_calibration_line_fn)(unsigned no, const char *line,
+                                       const ws_calibration_record *rec, void *ctx);
+
+/* Reads the file, never blocking: only a regular file of at most
+ * WS_CALIBRATION_FILE_MAX bytes, whose every line must parse (a NUL byte
+ * is malformed).  Calls fn for each line in order; a malformed line ends
+ * the reading with WS_CALIB_BAD, and err names it.  Otherwise
+ * WS_CALIB_NO_RECORD (the caller decides what it found). */
+ws_calibration_result ws_calibration_read(const char *path, ws_calibration_line_fn fn,
+                                          void *ctx, char *err, size_t n);
+
+/* The S of the first record for exactly this CPU. */
 ws_calibration_result ws_calibration_lookup(const char *path, const ws_cpu *c,
                                             uint32_t *S, char *err, size_t n);
 

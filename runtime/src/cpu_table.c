@@ -95,3 +95,11 @@ const ws_cpu_row *ws_cpu_table_rows(unsigned *count) {
   *count = sizeof rows / sizeof rows[0];
   return rows;
 }
+
+const ws_cpu_row *ws_cpu_table_smallest(void) {
+  const ws_cpu_row *min = &rows[0];
+  for (unsigned i = 1; i < sizeof rows / sizeof rows[0]; i++)
+    if (rows[i].entries < min->entries)
+      min = &rows[i];
+  return min;
+}

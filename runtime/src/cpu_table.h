@@ -19,6 +19,9 @@ typedef struct ws_cpu_row {
 /* The row for c, or NULL. */
 const ws_cpu_row *ws_cpu_table_lookup(const ws_cpu *c);
 
+/* The row with the smallest store buffer. */
+const ws_cpu_row *ws_cpu_table_smallest(void);
+
 /* All rows and their number, for listing (ws-sbmeasure --table). */
 const ws_cpu_row *ws_cpu_table_rows(unsigned *count);
 

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "cpu_calibration.h"
@@ -53,6 +54,14 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
     b.S = env->S;
     b.inf = env->S_inf;
     b.source = "env";
+    const ws_cpu_row *smallest = ws_cpu_table_smallest();
+    if (!b.inf && b.S < smallest->entries + 1)
+      warnf(p,
+            "ws: warning: WS_STORE_BUFFER=%u is below the store buffer of every "
+            "CPU the runtime knows (the smallest, %s, needs S >= %u): a thief "
+            "may then steal a task its owner has taken",
+            (unsigned)b.S, smallest->source + strlen("cpu-table:"),
+            smallest->entries + 1);
     return b;
   }
   ws_cpu cpu;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "calibration_save.h"
@@ -98,6 +99,19 @@ static const char *write_file(const char *name, const char *text) {
   return path;
 }
 
+static const char *write_bytes(const char *name, const char *bytes, size_t n) {
+  static char paths[8][512];
+  static int next;
+  char *path = paths[next++ % 8];
+  snprintf(path, 512, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (!f || fwrite(bytes, 1, n, f) != n || fclose(f)) {
+    perror(path);
+    exit(1);
+  }
+  return path;
+}
+
 static char *read_file(const char *path) {
   static char buf[4096];
   FILE *f = fopen(path, "r");
@@ -126,8 +140,22 @@ static void test_order(void) {
         b.source);
   CHECK(f.nwarnings == 0, "env: no warning, got %s", f.warnings);
 
+  /* Below every store buffer the runtime knows: a warning, even without
+   * WS_STATS (issue 14). */
+  b = resolve(&f, 1, 1, 0, 0);
+  CHECK(b.S == 1 && f.nwarnings == 1 &&
+            strstr(f.warnings, "ws: warning: WS_STORE_BUFFER=1 is below the store buffer "
+                               "of every CPU the runtime knows (the smallest, nehalem, "
+                               "needs S >= 33)"),
+        "S=1: one warning, got %s", f.warnings);
+  b = resolve(&f, 1, 32, 0, 0);
+  CHECK(f.nwarnings == 1, "S=32: one warning, got %s", f.warnings);
+  b = resolve(&f, 1, 33, 0, 0);
+  CHECK(f.nwarnings == 0, "S=33: no warning, got %s", f.warnings);
+
   b = resolve(&f, 1, 0, 1, 0);
-  CHECK(b.inf && !strcmp(b.source, "env"), "env inf: inf=%d from %s", b.inf, b.source);
+  CHECK(b.inf && !strcmp(b.source, "env") && f.nwarnings == 0,
+        "env inf: inf=%d from %s, %s", b.inf, b.source, f.warnings);
   CHECK(ws_delta_for(&b, 3) == INT64_MAX, "delta for inf");
 
   b = resolve(&f, 0, 0, 0, 1);
@@ -201,12 +229,52 @@ static void test_bad_files(void) {
             strstr(f.warnings, "does not exist"),
         "missing explicit file: from %s, %s", b.source, f.warnings);
 
-  /* A directory is not a file. */
-  set_var(&f, "WS_CALIBRATION_FILE", dir);
+  /* Only a regular file is read, and reading never blocks (issue 14): a
+   * directory, a device that never ends, a FIFO with no writer. */
+  char fifo[300];
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+  const char *not_files[] = {dir, "/dev/zero", fifo};
+  for (int i = 0; i < 3; i++) {
+    set_var(&f, "WS_CALIBRATION_FILE", not_files[i]);
+    b = resolve(&f, 0, 0, 0, 0);
+    CHECK(!strcmp(b.source, "cpu-table:sapphire-rapids") && f.nwarnings == 1 &&
+              strstr(f.warnings, "not a regular file"),
+          "%s: from %s, %s", not_files[i], b.source, f.warnings);
+  }
+
+  /* A NUL byte is malformed, wherever it is: a file of NULs is not a file
+   * without records, and a record does not end at a NUL. */
+  static const struct {
+    const char *name, *text;
+    size_t len;
+    const char *warning;
+  } nul[] = {
+      {"nuls.conf", "\0\0\0\0\0\0\0\0", 8, "nuls.conf:1: not a calibration record (a NUL byte)"},
+      {"nul-record.conf", "40 GenuineIntel 6 143 8 Intel(R) Xeon(R) Platinum 8480+\0garbage\n",
+       64, "nul-record.conf:1: not a calibration record (a NUL byte)"},
+      {"nul-later.conf", "# fine\n\n1\0", 10, "nul-later.conf:3: not a calibration record (a NUL byte)"},
+  };
+  for (unsigned i = 0; i < sizeof nul / sizeof nul[0]; i++) {
+    set_var(&f, "WS_CALIBRATION_FILE", write_bytes(nul[i].name, nul[i].text, nul[i].len));
+    b = resolve(&f, 0, 0, 0, 0);
+    CHECK(b.S == 115 && f.nwarnings == 1 && strstr(f.warnings, nul[i].warning),
+          "%s: S=%u, %s", nul[i].name, b.S, f.warnings);
+  }
+
+  /* A file larger than any calibration file is not read through. */
+  static char big[WS_CALIBRATION_FILE_MAX + 2];
+  memset(big, '#', sizeof big);
+  for (size_t i = 63; i < sizeof big; i += 64)
+    big[i] = '\n';
+  set_var(&f, "WS_CALIBRATION_FILE", write_bytes("big.conf", big, sizeof big));
   b = resolve(&f, 0, 0, 0, 0);
-  CHECK(!strcmp(b.source, "cpu-table:sapphire-rapids") && f.nwarnings == 1 &&
-            strstr(f.warnings, "cannot read"),
-        "a directory: from %s, %s", b.source, f.warnings);
+  CHECK(b.S == 115 && f.nwarnings == 1 && strstr(f.warnings, "larger than 65536 bytes"),
+        "a huge file: S=%u, %s", b.S, f.warnings);
+  set_var(&f, "WS_CALIBRATION_FILE", write_bytes("max.conf", big, WS_CALIBRATION_FILE_MAX));
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.S == 115 && strstr(f.warnings, "has no record for"),
+        "a file of the largest size is read: S=%u, %s", b.S, f.warnings);
 
   /* The default place missing is normal: not a word. */
   set_var(&f, "WS_CALIBRATION_FILE", "");
