@@ -55,13 +55,13 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
     b.inf = env->S_inf;
     b.source = "env";
     const ws_cpu_row *smallest = ws_cpu_table_smallest();
-    if (!b.inf && b.S < smallest->entries + 1)
+    if (!b.inf && b.S < smallest->S)
       warnf(p,
             "ws: warning: WS_STORE_BUFFER=%u is below the store buffer of every "
             "CPU the runtime knows (the smallest, %s, needs S >= %u): a thief "
             "may then steal a task its owner has taken",
             (unsigned)b.S, smallest->source + strlen("cpu-table:"),
-            smallest->entries + 1);
+            smallest->S);
     return b;
   }
   ws_cpu cpu;
@@ -74,7 +74,7 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
   }
   const ws_cpu_row *row = cpu.hypervisor ? NULL : ws_cpu_table_lookup(&cpu);
   if (row) {
-    b.S = row->entries + 1;
+    b.S = row->S;
     b.source = row->source;
     return b;
   }

@@ -4,7 +4,7 @@
  *   1. WS_STORE_BUFFER (a number, or inf)                 source "env"
  *   2. the calibration file's record for this exact CPU   "calibration"
  *      (cpu_calibration.h says where; ws-sbmeasure --save writes it)
- *   3. the table of known CPUs (cpu_table.c), except     "cpu-table:<name>"
+ *   3. the table of known CPUs (ws/cpus.def), except     "cpu-table:<name>"
  *      under a hypervisor, whose CPUID may name another CPU
  *   4. WS_DEFAULT_STORE_BUFFER (256), with a warning     "default"
  *      when WS_STATS=1

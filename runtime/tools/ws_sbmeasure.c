@@ -286,8 +286,7 @@ int main(int argc, char **argv) {
   printf("# cpu: %s\n", who);
   const ws_cpu_row *row = ws_cpu_table_lookup(&cpu);
   if (row)
-    printf("# cpu table: %s, %u entries, S = %u%s\n", row->source, row->entries,
-           row->entries + 1,
+    printf("# cpu table: %s, S = %u (%s)%s\n", row->source, row->S, row->evidence,
            cpu.hypervisor ? " (the runtime does not use it under a hypervisor)" : "");
   else
     printf("# cpu table: no row for this CPU\n");
