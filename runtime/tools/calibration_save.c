@@ -10,9 +10,10 @@
 #include "calibration_save.h"
 
 static const char header[] =
-    "# wsff store-buffer calibration, written by ws-sbmeasure --save and read\n"
+    "# wsff store-buffer calibration, written by ws-calibrate and read\n"
     "# by the runtime at start-up (docs/bounded-tso.md).  One line per CPU:\n"
-    "# S vendor family model stepping brand\n";
+    "# S vendor family model stepping brand ; validated entries= states= passed=\n"
+    "#   margin= litmus= stress=   (S: a number, or inf)\n";
 
 /* mkdir -p of the directories above path. */
 static int make_parents(const char *path, char *err, size_t errlen) {

@@ -2,7 +2,7 @@
  * (store_buffer.h): environment, calibration file, CPU table, default;
  * with the environment, the CPU and the warnings injected through the
  * ws_sb_probe seam.  Also the calibration record format, the file that
- * ws-sbmeasure --save rewrites, the CPU table and delta. */
+ * ws-calibrate rewrites, the CPU table and delta. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +13,9 @@
 #include "check.h"
 #include "cpu_table.h"
 #include "store_buffer.h"
+
+/* How a test record says it was validated (cpu_calibration.h). */
+#define VALIDATED " ; validated entries=64 states=2 passed=74 margin=19 litmus=20000 stress=1000000"
 
 /* --- the seam ----------------------------------------------------------- */
 
@@ -131,7 +134,7 @@ static void test_order(void) {
   f.cpu = make_cpu("AuthenticAMD", 0x1a, 0x44, 0, "AMD Ryzen 9 9950X 16-Core Processor", 0);
   const char *calib = write_file(
       "zen5.conf", "# a comment\n\n"
-                   "99 AuthenticAMD 26 68 0 AMD Ryzen 9 9950X 16-Core Processor\n"
+                   "99 AuthenticAMD 26 68 0 AMD Ryzen 9 9950X 16-Core Processor" VALIDATED "\n"
                    "40 GenuineIntel 6 143 8 Intel(R) Xeon(R) Platinum 8480+\n");
   set_var(&f, "WS_CALIBRATION_FILE", calib);
 
@@ -205,6 +208,40 @@ static void test_order(void) {
   b = resolve(&f, 0, 0, 0, 1);
   CHECK(b.S == 256 && !strcmp(b.source, "default") && strstr(f.warnings, "without CPUID"),
         "no CPUID: S=%u from %s: %s", b.S, b.source, f.warnings);
+}
+
+/* What a calibration record may say: a validated S, inf, or (the older
+ * form) nothing about how it was checked. */
+static void test_validation(void) {
+  fake f;
+  memset(&f, 0, sizeof f);
+  f.cpu = make_cpu("AuthenticAMD", 0x19, 0x11, 1, "AMD EPYC", 1);
+
+  /* Written by the old ws-sbmeasure --save from the knee alone: on this
+   * Zen 4 guest it saved 65, which the litmus test refutes (issue 12). */
+  set_var(&f, "WS_CALIBRATION_FILE", write_file("old.conf", "65 AuthenticAMD 25 17 1 AMD EPYC\n"));
+  ws_store_bound b = resolve(&f, 0, 0, 0, 0);
+  CHECK(b.S == 256 && !strcmp(b.source, "default") && f.nwarnings == 1 &&
+            strstr(f.warnings, "old.conf:1: the record for this CPU was never validated") &&
+            strstr(f.warnings, "run ws-calibrate; ignoring it"),
+        "unvalidated: S=%u from %s, %s", b.S, b.source, f.warnings);
+
+  /* Another CPU's unvalidated record is none of this one's business. */
+  set_var(&f, "WS_CALIBRATION_FILE",
+          write_file("mixed.conf", "65 AuthenticAMD 25 1 1 AMD EPYC 7763 64-Core Processor\n"
+                                   "93 AuthenticAMD 25 17 1 AMD EPYC" VALIDATED "\n"));
+  b = resolve(&f, 0, 0, 0, 0);
+  CHECK(b.S == 93 && !b.inf && !strcmp(b.source, "calibration") && f.nwarnings == 0,
+        "validated: S=%u from %s, %s", b.S, b.source, f.warnings);
+
+  /* No S survived: inf, so no thief trusts a stale T. */
+  set_var(&f, "WS_CALIBRATION_FILE",
+          write_file("inf.conf", "inf AuthenticAMD 25 17 1 AMD EPYC ; validated entries=64 "
+                                 "states=2 passed=700 margin=0 litmus=0 stress=0\n"));
+  b = resolve(&f, 0, 0, 0, 1);
+  CHECK(b.inf && !strcmp(b.source, "calibration") && ws_delta_for(&b, 1) == INT64_MAX &&
+            f.nwarnings == 0,
+        "inf: inf=%d from %s, %s", b.inf, b.source, f.warnings);
 }
 
 static void test_bad_files(void) {
@@ -314,7 +351,8 @@ static void test_paths(void) {
   char cfg[300];
   snprintf(cfg, sizeof cfg, "%s/wsff", dir);
   mkdir(cfg, 0755);
-  write_file("wsff/store-buffer.conf", "113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n");
+  write_file("wsff/store-buffer.conf",
+             "113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor" VALIDATED "\n");
   set_var(&g, "XDG_CONFIG_HOME", dir);
   ws_store_bound b = resolve(&g, 0, 0, 0, 1);
   CHECK(b.S == 113 && !strcmp(b.source, "calibration"), "XDG file: S=%u from %s", b.S,
@@ -352,12 +390,47 @@ static void test_records(void) {
       "113 GenuineIntel 6 167 1x",     /* junk after the stepping */
       "113 GenuineIntel 6 167 1 x\rjunk", /* junk after the line end */
       "S=113 GenuineIntel 6 167 1 x",
+      "infinity GenuineIntel 6 167 1 x",
+      "inf GenuineIntel 6 167 1 x ; validated",                        /* no fields */
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=2",     /* too few */
+      "93 AuthenticAMD 25 17 1 x ; checked entries=64 states=2 passed=74 margin=19 "
+      "litmus=1 stress=1",
+      "93 AuthenticAMD 25 17 1 x ; validated states=2 entries=64 passed=74 margin=19 "
+      "litmus=1 stress=1",                                              /* out of order */
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=3 passed=74 margin=19 "
+      "litmus=1 stress=1",                                              /* states 1..2 */
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=2 passed=74 margin=19 "
+      "litmus=1 stress=1 more",
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=2 passed=74 margin=19 "
+      "litmus=1000000000000000001 stress=1",                            /* too many runs */
+      /* a record its own evidence refutes: S below what passed, or never run */
+      "73 AuthenticAMD 25 17 1 x ; validated entries=64 states=2 passed=74 margin=19 "
+      "litmus=1 stress=1",
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=2 passed=74 margin=19 "
+      "litmus=0 stress=1",
+      "93 AuthenticAMD 25 17 1 x ; validated entries=64 states=2 passed=74 margin=19 "
+      "litmus=1 stress=0",
   };
   for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
     CHECK(ws_calibration_parse_line(bad[i], &r) == -1, "malformed: '%s'", bad[i]);
 
-  ws_calibration_record w = {57, make_cpu("GenuineIntel", 6, 0x55, 7,
-                                          "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", 0)};
+  /* The older form reads, as a record never validated. */
+  CHECK(ws_calibration_parse_line("113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n", &r) == 1 &&
+            !r.validated && !r.inf,
+        "the older form");
+  CHECK(ws_calibration_parse_line("93 AuthenticAMD 25 17 1 AMD EPYC" VALIDATED "\r\n", &r) == 1 &&
+            r.validated && r.S == 93 && !strcmp(r.cpu.brand, "AMD EPYC") &&
+            r.check.entries == 64 && r.check.states == 2 && r.check.passed == 74 &&
+            r.check.margin == 19 && r.check.litmus == 20000 && r.check.stress == 1000000,
+        "a validated record: brand '%s'", r.cpu.brand);
+  CHECK(ws_calibration_parse_line("inf AuthenticAMD 25 17 1 ; validated entries=0 states=1 "
+                                  "passed=0 margin=8 litmus=0 stress=0", &r) == 1 &&
+            r.inf && r.S == 0 && r.validated && !r.cpu.brand[0],
+        "inf, no brand");
+
+  ws_calibration_record w = {57, 0, make_cpu("GenuineIntel", 6, 0x55, 7,
+                                             "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", 0),
+                             0, {0}};
   char line[300];
   CHECK(ws_calibration_format(&w, line, sizeof line) == 0 &&
             !strcmp(line, "57 GenuineIntel 6 85 7 Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz\n"),
@@ -368,28 +441,61 @@ static void test_records(void) {
   memset(&unknown, 0, sizeof unknown);
   CHECK(!ws_calibration_matches(&r, &unknown), "an unknown CPU matches nothing");
   CHECK(ws_calibration_format(&w, line, 20) == -1, "format: too small a buffer");
+  w.validated = 1;
+  w.check = (ws_calibration_check){56, 1, 57, 8, 5, 6};
+  CHECK(ws_calibration_format(&w, line, sizeof line) == 0 &&
+            !strcmp(line, "57 GenuineIntel 6 85 7 Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz ; "
+                          "validated entries=56 states=1 passed=57 margin=8 litmus=5 stress=6\n"),
+        "format, validated: %s", line);
+  CHECK(ws_calibration_parse_line(line, &r) == 1 && r.validated && r.check.stress == 6,
+        "round trip, validated");
+  w.check.passed = 58;
+  CHECK(ws_calibration_format(&w, line, sizeof line) == -1, "format: S refuted by passed");
+  w.check.passed = 57;
+  w.inf = 1;
   w.S = 0;
+  CHECK(ws_calibration_format(&w, line, sizeof line) == 0 && !strncmp(line, "inf GenuineIntel", 16),
+        "format: inf: %s", line);
+  w.inf = 0;
   CHECK(ws_calibration_format(&w, line, sizeof line) == -1, "format: S = 0");
+  w.S = 57;
+  snprintf(w.cpu.brand, sizeof w.cpu.brand, "odd; brand");
+  CHECK(ws_calibration_format(&w, line, sizeof line) == -1, "format: a ';' in the brand");
+  CHECK(ws_calibration_margin(0) == 8 && ws_calibration_margin(32) == 8 &&
+            ws_calibration_margin(33) == 9 && ws_calibration_margin(74) == 19 &&
+            ws_calibration_margin(116) == 29,
+        "the margin: a quarter, at least 8");
 }
 
 static void test_save(void) {
   char path[512];
   snprintf(path, sizeof path, "%s/new/dir/store-buffer.conf", dir);
   char err[1200];
-  ws_calibration_record a = {113, make_cpu("GenuineIntel", 6, 0xa7, 1, "Intel(R) Xeon(R) Processor", 1)};
-  ws_calibration_record b = {105, make_cpu("AuthenticAMD", 0x1a, 0x2, 0, "AMD EPYC 9655 96-Core Processor", 0)};
+  ws_calibration_check check = {112, 1, 113, 29, 20000, 1000000};
+  ws_calibration_record a = {142, 0, make_cpu("GenuineIntel", 6, 0xa7, 1, "Intel(R) Xeon(R) Processor", 1),
+                             1, check};
+  ws_calibration_record b = {145, 0, make_cpu("AuthenticAMD", 0x1a, 0x2, 0, "AMD EPYC 9655 96-Core Processor", 0),
+                             1, check};
   CHECK(calibration_save(path, &a, err, sizeof err) == 0, "create: %s", err);
   CHECK(calibration_save(path, &b, err, sizeof err) == 0, "add: %s", err);
-  a.S = 120;
+  a.S = 150;
   CHECK(calibration_save(path, &a, err, sizeof err) == 0, "replace: %s", err);
   const char *text = read_file(path);
-  CHECK(text[0] == '#' && !strstr(text, "113 GenuineIntel") &&
-            strstr(text, "105 AuthenticAMD 26 2 0 AMD EPYC 9655 96-Core Processor\n") &&
-            strstr(text, "120 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n"),
+  CHECK(text[0] == '#' && !strstr(text, "142 GenuineIntel") &&
+            strstr(text, "145 AuthenticAMD 26 2 0 AMD EPYC 9655 96-Core Processor ; validated ") &&
+            strstr(text, "150 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor ; validated "),
         "file after three saves:\n%s", text);
-  uint32_t S = 0;
-  CHECK(ws_calibration_lookup(path, &a.cpu, &S, err, sizeof err) == WS_CALIB_FOUND && S == 120,
-        "read back: S=%u", S);
+  ws_calibration_record back;
+  CHECK(ws_calibration_lookup(path, &a.cpu, &back, err, sizeof err) == WS_CALIB_FOUND &&
+            back.S == 150 && back.validated,
+        "read back: S=%u", back.S);
+  /* An old record of this CPU is replaced too. */
+  const char *old = write_file("old-save.conf", "# mine\n113 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor\n");
+  CHECK(calibration_save(old, &a, err, sizeof err) == 0 &&
+            !strcmp(read_file(old), "# mine\n150 GenuineIntel 6 167 1 Intel(R) Xeon(R) Processor ; "
+                                    "validated entries=112 states=1 passed=113 margin=29 "
+                                    "litmus=20000 stress=1000000\n"),
+        "replaces the older form: %s", read_file(old));
 
   const char *bad = write_file("corrupt.conf", "113 GenuineIntel 6 167 1 x\nnot a record\n");
   CHECK(calibration_save(bad, &a, err, sizeof err) == -1 && strstr(err, "corrupt.conf:2"),
@@ -472,6 +578,7 @@ int main(void) {
     return 1;
   }
   test_order();
+  test_validation();
   test_bad_files();
   test_paths();
   test_records();
