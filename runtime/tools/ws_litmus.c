@@ -4,7 +4,9 @@
  * times and reports, like Fig. 8, for each alpha = ceil(S / (L + 1)) and
  * delta whether every run was correct.  TSO[S] allows incorrect runs only
  * below the bound, delta < alpha; an incorrect run at or above it refutes
- * TSO[S] for this machine, and the exit status says so.
+ * TSO[S] for this machine, and the exit status says so.  --take=runtime
+ * runs the runtime's own take, with its anti-coalescing store, and
+ * --pad=scratch makes the L stores as ws-anticoalesce inserts them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +33,8 @@ typedef struct options {
   int cpus[2];
   const char *plot;
   int stop; /* stop at the first run that refutes TSO[S] */
+  litmus_take take;
+  dut_pad_kind pad;
 } options;
 
 typedef struct point {
@@ -53,12 +57,19 @@ static const char usage[] =
     "  --cpus=A,B          worker and thief CPUs (default: the first two)\n"
     "  --plot=FILE.png     draw the Fig. 8 view (gnuplot)\n"
     "  --stop              stop at the first run that refutes TSO[S]\n"
+    "  --take=T            mirror: the paper's take, whose only store is T := t\n"
+    "                      (the default); runtime: the runtime's own, which\n"
+    "                      also makes its anti-coalescing store, so x = L + 1\n"
+    "  --pad=P             the L stores: lines, to L distinct lines (the\n"
+    "                      default); scratch, as ws-anticoalesce inserts them\n"
+    "                      (store k to scratch line k mod 8)\n"
     "Output: CSV (L,alpha,delta,runs,incorrect,duplicates,max_passed) and\n"
     "'#' lines.  Exit status: 0 TSO[S] not refuted, 1 refuted or error,\n"
     "2 bad usage.\n";
 
-static unsigned alpha_of(uint32_t S, unsigned L) {
-  return (unsigned)(((uint64_t)S + L) / ((uint64_t)L + 1)); /* ceil(S/(L+1)) */
+/* ceil(S / (x + 1)), x the stores between two stores to T */
+static unsigned alpha_of(uint32_t S, unsigned x) {
+  return (unsigned)(((uint64_t)S + x) / ((uint64_t)x + 1));
 }
 
 static void resolve_S(options *o) {
@@ -85,12 +96,13 @@ static options parse(int argc, char **argv) {
   o.runs = 10000;
   cli_default_cpus(o.cpus);
   const char *S = "auto", *L = NULL;
-  enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, HELP };
+  enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, TAKE, PAD, HELP };
   static const struct option longs[] = {
       {"S", required_argument, 0, OPT_S},    {"L", required_argument, 0, OPT_L},
       {"delta", required_argument, 0, DELTA}, {"runs", required_argument, 0, RUNS},
       {"cpus", required_argument, 0, CPUS},   {"plot", required_argument, 0, PLOT},
-      {"stop", no_argument, 0, STOP},         {"help", no_argument, 0, HELP},
+      {"stop", no_argument, 0, STOP},         {"take", required_argument, 0, TAKE},
+      {"pad", required_argument, 0, PAD},     {"help", no_argument, 0, HELP},
       {0, 0, 0, 0}};
   int c;
   opterr = 0;
@@ -106,6 +118,16 @@ static options parse(int argc, char **argv) {
     case CPUS: cli_cpus("--cpus", optarg, o.cpus); break;
     case PLOT: o.plot = optarg; break;
     case STOP: o.stop = 1; break;
+    case TAKE:
+      if (strcmp(optarg, "mirror") && strcmp(optarg, "runtime"))
+        cli_usage_error("--take=%s is not valid: expected mirror or runtime", optarg);
+      o.take = strcmp(optarg, "runtime") ? LITMUS_TAKE_MIRROR : LITMUS_TAKE_RUNTIME;
+      break;
+    case PAD:
+      if (strcmp(optarg, "lines") && strcmp(optarg, "scratch"))
+        cli_usage_error("--pad=%s is not valid: expected lines or scratch", optarg);
+      o.pad = strcmp(optarg, "scratch") ? DUT_PAD_LINES : DUT_PAD_SCRATCH;
+      break;
     case HELP: fputs(usage, stdout); exit(0);
     default:
       cli_usage_error("unknown option or missing value: %s", argv[optind - 1]);
@@ -246,7 +268,8 @@ int main(int argc, char **argv) {
   }
   size_t cap = 0;
   for (unsigned i = 0; i < o.nL; i++)
-    cap += o.ndelta ? o.ndelta : o.at_bound ? 1 : alpha_of(o.S, o.L[i]) + 1;
+    cap += o.ndelta ? o.ndelta
+                    : o.at_bound ? 1 : alpha_of(o.S, litmus_x(o.take, o.L[i])) + 1;
   point *p = calloc(cap ? cap : 1, sizeof *p);
   if (!p) {
     fprintf(stderr, "ws-litmus: out of memory\n");
@@ -255,19 +278,27 @@ int main(int argc, char **argv) {
   printf("# ws-litmus: TSO[%u] (S from %s); worker on CPU %d, thief on CPU %d; "
          "%llu runs per point\n",
          o.S, o.S_source, o.cpus[0], o.cpus[1], (unsigned long long)o.runs);
+  printf("# take: %s; L stores: %s; alpha = ceil(S/(x+1)), x = %s\n",
+         o.take == LITMUS_TAKE_RUNTIME
+             ? "the runtime's __ws_take_ffthe (T := t, then its anti-coalescing store)"
+             : "the paper's (T := t, no other store)",
+         o.pad == DUT_PAD_SCRATCH ? "to ws-anticoalesce's scratch lines, k mod 8"
+                                  : "to L distinct lines",
+         o.take == LITMUS_TAKE_RUNTIME ? "L + 1" : "L");
   printf("L,alpha,delta,runs,incorrect,duplicates,max_passed\n");
   size_t n = 0;
   uint64_t refuting_runs = 0, bound_runs = 0, max_passed = 0;
   size_t refuting_points = 0;
   for (unsigned i = 0; i < o.nL && !(o.stop && refuting_points); i++) {
-    unsigned L = o.L[i], alpha = alpha_of(o.S, L);
+    unsigned L = o.L[i], alpha = alpha_of(o.S, litmus_x(o.take, L));
+    dut_pad pad = {o.pad, L};
     unsigned nd = o.ndelta ? o.ndelta : o.at_bound ? 1 : alpha + 1;
     for (unsigned j = 0; j < nd && !(o.stop && refuting_points); j++) {
       point *q = &p[n++];
       q->L = L;
       q->alpha = alpha;
       q->delta = o.ndelta ? o.delta[j] : o.at_bound ? alpha : (int64_t)j + 1;
-      litmus_point(lt, L, q->delta, o.runs, o.stop && q->delta >= (int64_t)alpha,
+      litmus_point(lt, o.take, pad, q->delta, o.runs, o.stop && q->delta >= (int64_t)alpha,
                    &q->r);
       printf("%u,%u,%lld,%llu,%llu,%llu,%llu\n", L, alpha, (long long)q->delta,
              (unsigned long long)q->r.runs, (unsigned long long)q->r.incorrect,
