@@ -4,8 +4,12 @@
  * times and reports, like Fig. 8, for each alpha = ceil(S / (L + 1)) and
  * delta whether every run was correct.  TSO[S] allows incorrect runs only
  * below the bound, delta < alpha; an incorrect run at or above it refutes
- * TSO[S] for this machine, and the exit status says so.  --take=runtime
- * runs the runtime's own take, with its anti-coalescing store, and
+ * TSO[S] for this machine, and the exit status says so.
+ *
+ * The worker takes with the runtime's own take, which makes one store
+ * besides T := t (its anti-coalescing counter), so x = L + 1: S is tested
+ * as the runtime uses it.  --take=mirror is the paper's take with T := t
+ * alone (x = L), whose L = 0 shows stores to T coalescing (§7.3);
  * --pad=scratch makes the L stores as ws-anticoalesce inserts them.
  */
 #define _GNU_SOURCE
@@ -49,7 +53,7 @@ static const char usage[] =
     "  --S=N|auto          the supposed bound (default auto: what the runtime\n"
     "                      resolves without WS_STORE_BUFFER); 0 is SC\n"
     "  --L=LIST            stores between takes, e.g. 1-16,20,24 (default:\n"
-    "                      1-16, then every 8 up to 64, every 16 up to S)\n"
+    "                      0-16, then every 8 up to 64, every 16 up to S)\n"
     "  --delta=LIST|bound  deltas to try; bound: delta = alpha only, the\n"
     "                      tightest that TSO[S] must get right (default:\n"
     "                      1 .. alpha+1 for each L)\n"
@@ -57,9 +61,9 @@ static const char usage[] =
     "  --cpus=A,B          worker and thief CPUs (default: the first two)\n"
     "  --plot=FILE.png     draw the Fig. 8 view (gnuplot)\n"
     "  --stop              stop at the first run that refutes TSO[S]\n"
-    "  --take=T            mirror: the paper's take, whose only store is T := t\n"
-    "                      (the default); runtime: the runtime's own, which\n"
-    "                      also makes its anti-coalescing store, so x = L + 1\n"
+    "  --take=T            runtime: the runtime's own take (the default), which\n"
+    "                      also makes its anti-coalescing store, so x = L + 1;\n"
+    "                      mirror: the paper's (Fig. 9), T := t alone, x = L\n"
     "  --pad=P             the L stores: lines, to L distinct lines (the\n"
     "                      default); scratch, as ws-anticoalesce inserts them\n"
     "                      (store k to scratch line k mod 8)\n"
@@ -82,7 +86,7 @@ static void resolve_S(options *o) {
 
 static void default_L(options *o) {
   o->nL = 0;
-  for (unsigned L = 1; L <= 16 && L < LITMUS_MAX_L; L++)
+  for (unsigned L = 0; L <= 16 && L < LITMUS_MAX_L; L++)
     o->L[o->nL++] = L;
   for (unsigned L = 24; L <= 64 && L <= o->S; L += 8)
     o->L[o->nL++] = L;
@@ -94,6 +98,7 @@ static options parse(int argc, char **argv) {
   options o;
   memset(&o, 0, sizeof o);
   o.runs = 10000;
+  o.take = LITMUS_TAKE_RUNTIME;
   cli_default_cpus(o.cpus);
   const char *S = "auto", *L = NULL;
   enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, TAKE, PAD, HELP };
