@@ -1,7 +1,7 @@
 /*
  * ws-litmus — the TSO[S] litmus test of paper 000 §7.3 (Figs. 8, 9).  For
  * each (L, delta) of a grid it runs the worker/thief test of litmus.h many
- * times and reports, like Fig. 8, for each alpha = ceil(S / (L + 1)) and
+ * times and reports, like Fig. 8, for each alpha = ceil(S / (x + 1)) and
  * delta whether every run was correct.  TSO[S] allows incorrect runs only
  * below the bound, delta < alpha; an incorrect run at or above it refutes
  * TSO[S] for this machine, and the exit status says so.
@@ -177,7 +177,7 @@ static void print_view(const point *p, size_t n) {
       alphas[j] = alphas[j - 1];
       alphas[j - 1] = t;
     }
-  printf("# Fig. 8 view: rows delta, columns alpha = ceil(S/(L+1)); o all runs "
+  printf("# Fig. 8 view: rows delta, columns alpha = ceil(S/(x+1)); o all runs "
          "correct, X some incorrect, . not run\n");
   for (int64_t d = dmax; d >= 0; d--) {
     int any = 0;
@@ -222,7 +222,7 @@ static int draw(const options *o, const point *p, size_t n) {
   fprintf(s,
           "set terminal pngcairo size 800,700\nset output '%s'\n"
           "set title 'TSO[%u] litmus test (paper 000 Figs. 8, 9), %llu runs per point'\n"
-          "set xlabel 'alpha = ceil(S / (L + 1))'\nset ylabel 'delta'\n"
+          "set xlabel 'alpha = ceil(S / (x + 1))'\nset ylabel 'delta'\n"
           "set grid\nset key left top\nset xrange [0:%u]\nset yrange [-0.5:%lld]\n"
           "set size ratio -1\n",
           o->plot, o->S, (unsigned long long)o->runs, amax + 1,

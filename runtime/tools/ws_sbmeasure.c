@@ -122,11 +122,11 @@ static int draw(const options *o, const sb_sweep *sw, const sb_estimate *e) {
   if (!s)
     return -1;
   fprintf(s,
-          "set terminal pngcairo size 900,560\nset output '%s'\n"
+          "set terminal pngcairo size 900,620\nset output '%s'\n"
           "set title 'Store buffer capacity (paper 000 Fig. 6 method)'\n"
           "set xlabel 'k, stores per iteration'\n"
           "set ylabel 'TSC ticks per iteration (%u repetitions)'\nset grid\n"
-          "set key left top\n",
+          "set key below\n",
           o->plot, o->reps);
   const char *reading = o->min_reading ? "min" : "median";
   for (int v = 0; v < 2; v++) {
