@@ -19,7 +19,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,8 +330,8 @@ int main(int argc, char **argv) {
   uint32_t passed = 0, survivor = 0;
   verdict v;
   for (;;) {
-    if (S > o.limit)
-      break;
+    if (!survivor && S > o.limit)
+      break; /* the margin may take a survivor past the limit */
     if (validate(&o, S, &v))
       return 1;
     if (v.passed > passed)
@@ -360,7 +359,7 @@ int main(int argc, char **argv) {
   rec.check.entries = cap.entries;
   rec.check.states = cap.two_states ? 2 : 1;
   rec.check.passed = passed;
-  if (S > o.limit) {
+  if (!survivor) {
     rec.inf = 1;
     say("ws-calibrate: no S up to %u survived (a load passed %u stores): saving inf, "
         "fence-free stealing off for this CPU (thep waits for the echo, ffthe and ffcl "
