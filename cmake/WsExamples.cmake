@@ -18,7 +18,7 @@
 # because one build compares three compilers; header dependencies come from
 # the compilers' depfiles.
 
-set(WS_EXAMPLE_VARIANTS the cl ffthe ffcl thep split private)
+ws_read_variants(WS_EXAMPLE_VARIANTS)
 set(WS_EXAMPLE_MFENCE_VARIANTS the cl)
 set(WS_EXAMPLES_BIN ${PROJECT_BINARY_DIR}/examples/bin)
 set(WS_EXAMPLES_CFLAGS -O2 -g0 -Wall -Wextra -Wno-unused-parameter)

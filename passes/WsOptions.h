@@ -18,9 +18,11 @@
 namespace wsff {
 
 struct WsOptions {
-  /// the|cl|ffthe|ffcl|thep|split|private, or "runtime" (generic entry
-  /// points: the variant is chosen by WS_DEQUE at start-up).
+  /// A variant of ws/variants.def, or "runtime" (generic entry points: the
+  /// variant is chosen by WS_DEQUE at start-up).
   std::string Variant = "thep";
+  /// Count spawns for WS_STATS=1 (one increment per spawn).
+  bool CountSpawns = false;
   /// Fenced variants use mfence instead of xchg (the paper's setting).
   bool MFence = false;
   /// Bitcode with the runtime's fast paths; empty: next to the plugin.

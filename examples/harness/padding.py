@@ -34,7 +34,7 @@ import runner
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
 STATS_RE = re.compile(r"^ws: variant=(\S+) workers=(\d+) S=(\d+) delta=(\d+) x=(\d+) "
-                      r"spawns=(\d+) steals=(\d+) aborts=(\d+)", re.M)
+                      r"spawns=(\d+|uncounted) steals=(\d+) aborts=(\d+)", re.M)
 
 
 def build(a, bindir, variant, target):

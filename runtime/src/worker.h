@@ -9,6 +9,7 @@
 
 #include "deque.h"
 
+/* Counted on slow paths only: the fast paths count nothing. */
 typedef struct ws_counters {
   uint64_t steals;       /* tasks this worker stole (leaps included) */
   uint64_t leaps;        /* ... of which from the thief of a task it waited for */
@@ -19,15 +20,9 @@ typedef struct ws_counters {
 } ws_counters;
 
 struct ws_worker {
-  ws_deque dq;
-  /* Owner-only line.  `takes` counts the tasks the owner took back; its
-   * increment in every take() is the anti-coalescing store of paper 000
-   * §7.3: a store to a line other than T's between two stores to T. */
-  alignas(WS_CACHE_LINE) volatile uint64_t takes;
-  /* The anti-coalescing store of a take that goes the slow (conflict) way:
-   * every take() path stores to this line before the next take can. */
-  volatile int64_t ac_slow;
-  ws_counters c;
+  ws_dq *dq; /* the owning thread's ws_my_dq, once the thread runs */
+  alignas(WS_CACHE_LINE) ws_counters c;
+  uint64_t spawns; /* ws_tls_spawns of the owning thread, at its exit */
   uint64_t rng;
   int id;
   pthread_t thread;
@@ -46,12 +41,14 @@ typedef struct ws_runtime {
   const char *S_source;
   uint32_t x;
   const char *x_source;
+  int counts_spawns; /* every module with takes was compiled with -fws-stats */
   size_t deque_size;
   int stats;
   _Atomic int shutdown;
   _Atomic int sleepers;
   _Atomic uint32_t wake_seq;
   _Atomic int exited;
+  _Atomic int bound; /* workers whose thread has set up its deque */
 } ws_runtime;
 
 extern ws_runtime ws_rt;
@@ -64,7 +61,7 @@ __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, .
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
 void ws_wake_one(void);
-void ws_run_stolen(ws_worker *self, ws_task *t);
+void ws_run_stolen(ws_worker *self, ws_slot *t);
 
 static inline uint64_t ws_next_rand(ws_worker *w) {
   uint64_t x = w->rng; /* xorshift64 */
@@ -73,11 +70,5 @@ static inline uint64_t ws_next_rand(ws_worker *w) {
   x ^= x << 17;
   return w->rng = x;
 }
-
-/* The anti-coalescing store, counted (see `takes`). */
-static inline void ws_count_take(ws_worker *w) { w->takes = w->takes + 1; }
-
-/* The anti-coalescing store at the entry of every take() conflict path. */
-static inline void ws_slow_take_store(ws_worker *w, int64_t t) { w->ac_slow = t; }
 
 #endif

@@ -25,10 +25,9 @@ typedef struct command {
 } command;
 
 struct litmus {
-  ws_thedeque q;
+  ws_dq q;
   command cmd;
-  ws_task tasks[LITMUS_TASKS];
-  ws_task *slots[LITMUS_TASKS];
+  ws_slot slots[LITMUS_TASKS];
   int64_t t_seen[LITMUS_TASKS]; /* thief: the T it read when it stole h */
   line lines[LITMUS_MAX_L];     /* the worker's L stores go here */
   pthread_t thief;
@@ -53,14 +52,14 @@ static void *thief_main(void *arg) {
       return NULL;
     last = seq;
     int64_t stolen = 0, highest = -1, delta = lt->cmd.delta;
-    ws_task *r;
+    ws_slot *r;
     /* Fig. 9: steal until the queue says ABORT (or EMPTY, which FF-THE's
      * steal reports first when it sees no task at all). */
-    int64_t T;
+    ws_slot *T;
     while ((r = litmus_ffthe_steal(&lt->q, delta, &T)) != WS_ABORT &&
            r != WS_EMPTY) {
-      highest = r - lt->tasks;
-      lt->t_seen[highest] = T;
+      highest = r - lt->slots;
+      lt->t_seen[highest] = T - lt->slots;
       stolen++;
     }
     lt->cmd.stolen = stolen;
@@ -89,13 +88,12 @@ static inline __attribute__((always_inline)) void l_stores(line *lines,
  * Its only stores on the way are the take's T := t and the L stores, as
  * docs/bounded-tso.md shows in the machine code: the count lives in a
  * register and nothing is called but the conflict path. */
-__attribute__((noinline)) static int64_t worker_take_all(ws_thedeque *q,
+__attribute__((noinline)) static int64_t worker_take_all(ws_dq *q,
                                                          line *lines,
                                                          unsigned L) {
   int64_t taken = 0;
-  for (;;) {
-    ws_task *r = litmus_ffthe_take(q);
-    if (ws_is_stolen(r)) /* the queue is empty */
+  for (ws_slot *t = q->end - 1;; t--) {
+    if (litmus_ffthe_take(q, t)) /* the queue is empty */
       break;
     taken++;
     l_stores(lines, L, taken);
@@ -111,10 +109,8 @@ litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
     return NULL;
   }
   memset(lt, 0, sizeof *lt);
-  for (int i = 0; i < LITMUS_TASKS; i++)
-    lt->slots[i] = &lt->tasks[i];
-  lt->q.tasks = lt->slots;
-  lt->q.mask = LITMUS_TASKS - 1;
+  lt->q.base = lt->slots;
+  lt->q.end = lt->slots + LITMUS_TASKS;
   lt->thief_cpu = thief_cpu;
   atomic_init(&lt->cmd.done, UINT64_MAX - 1); /* the thief is not up yet */
   if (pin_self_to_cpu(worker_cpu)) {
@@ -149,8 +145,8 @@ void litmus_point(litmus *lt, unsigned L, int64_t delta, uint64_t runs,
   uint64_t seq = atomic_load_explicit(&lt->cmd.done, ws_relaxed);
   for (uint64_t run = 0; run < runs; run++) {
     /* A full queue: T = 512, H = 0 (the slots never change). */
-    atomic_store_explicit(&lt->q.T, LITMUS_TASKS, ws_relaxed);
-    atomic_store_explicit(&lt->q.H, 0, ws_relaxed);
+    atomic_store_explicit(&lt->q.T, lt->q.end, ws_relaxed);
+    atomic_store_explicit(&lt->q.H, ws_th_pack(0, lt->q.base), ws_relaxed);
     atomic_store_explicit(&lt->q.lock, 0, ws_relaxed);
     /* seq_cst: the reset is in memory before the thief can start. */
     atomic_store_explicit(&lt->cmd.seq, ++seq, ws_seq_cst);
