@@ -19,13 +19,15 @@ A spawn is a call of fib with n >= 2: fib(n) makes F(n+1) - 1.
   examples/harness/spawncost.py --no-time             # instructions only
   examples/harness/spawncost.py --no-time --max thep=30,ffthe=30,split=30
         # exit 1 when a variant needs more instructions per spawn (the ctest)
-  examples/harness/spawncost.py --peer lace=/path/to/fib   # a peer's fib,
-        # run as PATH N (it must print "time: S" or be timed whole)
+  examples/harness/spawncost.py --peer 'lace=/path/fib-lace -w {workers} {n}'
+        # a peer's fib, measured the same way ({n}, {workers} filled in; its
+        # "time:" line is read, any case, else the whole run is timed)
 """
 
 import argparse
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -34,6 +36,8 @@ import tempfile
 import time
 
 import runner
+
+PEER_TIME_RE = re.compile(r"^time: ([0-9.]+)", re.M | re.I)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SMALL, LARGE = 25, 27
@@ -54,11 +58,19 @@ def fib_spawns(n):
     return a - 1
 
 
+def command(prog, n, workers):
+    """The command line of a program: our fib takes N (workers from the
+    environment); a peer's is a template."""
+    if "{" in prog:
+        return shlex.split(prog.format(n=n, workers=workers))
+    return [prog, str(n)]
+
+
 def callgrind(exe, n, workdir, env):
     """(instructions, calls of fib's functions) of one run of `exe n`."""
     out = os.path.join(workdir, "cg.out")
-    p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        exe, str(n)], env=env, capture_output=True, text=True)
+    p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] +
+                       command(exe, n, 1), env=env, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"spawncost: callgrind {exe} {n} failed:\n{p.stderr}")
     m = re.search(r"Collected : (\d+)", p.stderr)
@@ -73,7 +85,7 @@ def callgrind(exe, n, workdir, env):
                     names[m2.group(1)] = m2.group(2)
                 callee = names.get(m2.group(1), "")
             elif line.startswith("calls=") and callee is not None:
-                if re.match(r"fib([.']|$)", callee):  # fib'2: a recursion level
+                if re.match(r"p?fib([._']|$)", callee):  # fib'2: a recursion level
                     calls += int(line.split()[0][len("calls="):])
                 callee = None
     return int(m.group(1)), calls
@@ -90,12 +102,13 @@ def timed(exe, n, workers, env):
     """(cpu, wall) of the timed region, or the whole process's wall time."""
     e = dict(env, WS_NUM_WORKERS=str(workers))
     t0 = time.monotonic()
-    p = subprocess.run([exe, str(n)], env=e, capture_output=True, text=True)
+    p = subprocess.run(command(exe, n, workers), env=e, capture_output=True, text=True)
     wall = time.monotonic() - t0
     if p.returncode != 0:
         sys.exit(f"spawncost: {exe} {n} failed:\n{p.stdout}{p.stderr}")
-    t, c = runner.TIME_RE.search(p.stdout), runner.CPU_RE.search(p.stdout)
-    return (float(c.group(1)) if c else wall, float(t.group(1)) if t else wall)
+    t, c = PEER_TIME_RE.search(p.stdout), runner.CPU_RE.search(p.stdout)
+    t = float(t.group(1)) if t else wall
+    return (float(c.group(1)) if c else t, t)
 
 
 def main(argv):
@@ -121,7 +134,7 @@ def main(argv):
         name, _, path = peer.partition("=")
         progs.append((name, path))
     for name, exe in progs:
-        if not os.access(exe, os.X_OK):
+        if not os.access(command(exe, 1, 1)[0], os.X_OK):
             sys.exit(f"spawncost: {exe} not built")
     limits = {}
     for item in filter(None, a.max.split(",")):
