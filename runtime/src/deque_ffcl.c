@@ -27,7 +27,6 @@ int __ws_take_ffcl(ws_slot *t) { return ffcl_take(&ws_my_dq, 1, t); }
 #ifndef WS_FASTPATH_ONLY
 
 static ws_slot *ffcl_steal(ws_dq *q, ws_worker *thief) {
-  (void)thief;
   int64_t delta = ws_rt.delta;
   for (;;) {
     uint64_t H = atomic_load_explicit(&q->H, ws_seq_cst);
@@ -39,8 +38,10 @@ static ws_slot *ffcl_steal(ws_dq *q, ws_worker *thief) {
       return WS_ABORT;
     ws_slot *h = ws_th_head(q, H);
     if (atomic_compare_exchange_strong_explicit(
-            &q->H, &H, ws_th_pack(ws_th_tag(H), h + 1), ws_seq_cst, ws_relaxed))
+            &q->H, &H, ws_th_pack(ws_th_tag(H), h + 1), ws_seq_cst, ws_relaxed)) {
+      thief->c.safe_bound++;
       return h;
+    }
   }
 }
 

@@ -4,21 +4,7 @@
  * store buffer, so a thief that read T from memory only steals task h when
  * T - delta > h; otherwise it returns ABORT and changes nothing.
  */
-#include "tailhead.h"
-
-int ws_ffthe_take_conflict(ws_dq *q, ws_slot *t);
-int ws_ffthe_take_conflict_self(ws_slot *t);
-
-static inline __attribute__((always_inline)) int ffthe_take(ws_dq *q, int self,
-                                                            ws_slot *t) {
-  ws_store_tail(q, t); /* T := t, no fence */
-  WS_TAKE_MARK();
-  uint64_t H = ws_th_peek_head(q);
-  ws_anticoalesce_store(t);
-  if (ws_likely(ws_th_at_or_above(t, H)))
-    return 0;
-  return WS_SLOW(self, ws_ffthe_take_conflict_self(t), ws_ffthe_take_conflict(q, t));
-}
+#include "ffthe.h"
 
 void __ws_push_ffthe(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
 int __ws_take_ffthe(ws_slot *t) { return ffthe_take(&ws_my_dq, 1, t); }
@@ -43,7 +29,6 @@ __attribute__((noinline, cold)) int ws_ffthe_take_conflict(ws_dq *q,
 }
 
 static ws_slot *ffthe_steal(ws_dq *q, ws_worker *thief) {
-  (void)thief;
   int64_t delta = ws_rt.delta;
   int64_t avail = ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),
                              atomic_load_explicit(&q->H, ws_relaxed));
@@ -58,6 +43,7 @@ static ws_slot *ffthe_steal(ws_dq *q, ws_worker *thief) {
   ws_slot *ret;
   if (ws_th_dist(atomic_load_explicit(&q->T, ws_seq_cst), H) > delta) { /* T - δ > h */
     ret = h;
+    thief->c.safe_bound++;
   } else {
     atomic_store_explicit(&q->H, H, ws_relaxed);
     ret = WS_ABORT;

@@ -82,6 +82,7 @@ static ws_slot *thep_steal(ws_dq *q, ws_worker *thief) {
     }
     if (ws_th_dist(atomic_load_explicit(&q->T, ws_acquire), sh) >= 1) {
       ret = h; /* h + 1 <= t */
+      thief->c.safe_echo++;
     } else {
     empty:
       atomic_store_explicit(&q->H, ws_th_pack(s + 1, h), ws_relaxed);
@@ -89,6 +90,7 @@ static ws_slot *thep_steal(ws_dq *q, ws_worker *thief) {
     }
   } else {
     ret = h;
+    thief->c.safe_bound++;
   }
   ws_th_unlock(q);
   return ret;

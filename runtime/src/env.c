@@ -83,5 +83,13 @@ int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,
     else
       return bad(err, n, "WS_STATS", v, "0 or 1");
   }
+  if ((v = lookup("WS_BARRIER", ctx))) {
+    if (strcmp(v, "auto") == 0)
+      out->barrier_signal = 0;
+    else if (strcmp(v, "signal") == 0)
+      out->barrier_signal = 1;
+    else
+      return bad(err, n, "WS_BARRIER", v, "auto or signal");
+  }
   return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "membarrier.h"
 #include "records.h"
 #include "stats.h"
 #include "store_buffer.h"
@@ -47,6 +48,7 @@ static void bind_worker(ws_worker *w) {
              "WS_DEQUE_SIZE",
              ws_rt.deque_size, w->id);
   w->dq = &ws_my_dq;
+  w->thread = pthread_self();
   ws_tls_self = w;
   atomic_fetch_add_explicit(&ws_rt.bound, 1, ws_release);
 }
@@ -168,6 +170,8 @@ __attribute__((constructor(101))) static void ws_start(void) {
   ws_rt.x_source = recs.x_module;
   ws_rt.counts_spawns = recs.counts_spawns;
   ws_rt.delta = ws_delta_for(&sb, recs.x);
+  ws_rt.delta_validated =
+      strcmp(sb.source, "default") == 0 ? INT64_MAX : ws_rt.delta;
   ws_rt.stats = env.stats;
   ws_rt.deque_size = env.deque_size ? env.deque_size : WS_DEFAULT_DEQUE_SIZE;
 
@@ -182,6 +186,10 @@ __attribute__((constructor(101))) static void ws_start(void) {
   for (int i = 0; i < n; i++)
     ws_rt.workers[i] = new_worker(i);
   bind_worker(ws_rt.workers[0]);
+
+  /* FF-MB's barrier, set up before any other thread of ours exists. */
+  if (ops->id == WS_VARIANT_ID_ffmb)
+    ws_barrier_init(env.barrier_signal);
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);

@@ -1,6 +1,7 @@
 /* stats.c — the WS_STATS=1 report, printed at exit. */
 #include <inttypes.h>
 
+#include "membarrier.h"
 #include "stats.h"
 #include "worker.h"
 
@@ -32,6 +33,10 @@ void ws_stats_print(FILE *out) {
     sum.echo_waits += w->c.echo_waits;
     sum.stolen_syncs += w->c.stolen_syncs;
     sum.sleeps += w->c.sleeps;
+    sum.safe_bound += w->c.safe_bound;
+    sum.safe_barrier += w->c.safe_barrier;
+    sum.safe_echo += w->c.safe_echo;
+    sum.barriers += w->c.barriers;
   }
   char S[32], delta[32], x[32], sp[32];
   fmt_bound(S, sizeof S, ws_rt.S_inf, ws_rt.S);
@@ -44,10 +49,15 @@ void ws_stats_print(FILE *out) {
           "ws: variant=%s workers=%d S=%s delta=%s x=%s spawns=%s"
           " steals=%" PRIu64 " aborts=%" PRIu64 " echo_waits=%" PRIu64
           " leaps=%" PRIu64 " stolen_syncs=%" PRIu64 " sleeps=%" PRIu64
-          " fence=%s S_from=%s x_from=%s\n",
+          " fence=%s S_from=%s x_from=%s safe=bound:%" PRIu64
+          ",barrier:%" PRIu64 ",echo:%" PRIu64 ",fence:%" PRIu64
+          " barriers=%" PRIu64 " barrier=%s\n",
           ws_rt.ops->name, ws_rt.nworkers, S, delta, x, sp, sum.steals,
           sum.aborts, sum.echo_waits, sum.leaps, sum.stolen_syncs, sum.sleeps,
-          WS_FENCE_NAME, ws_rt.S_source, ws_rt.x_source);
+          WS_FENCE_NAME, ws_rt.S_source, ws_rt.x_source, sum.safe_bound,
+          sum.safe_barrier, sum.safe_echo,
+          sum.steals - sum.safe_bound - sum.safe_barrier - sum.safe_echo,
+          sum.barriers, ws_barrier_name());
   for (int i = 0; i < ws_rt.nworkers; i++) {
     ws_worker *w = ws_rt.workers[i];
     fmt_spawns(sp, sizeof sp, w->spawns);

@@ -17,12 +17,20 @@ typedef struct ws_counters {
   uint64_t echo_waits;   /* THEP steals that waited for the worker's echo */
   uint64_t stolen_syncs; /* syncs that found their task stolen */
   uint64_t sleeps;       /* times the idle worker went to sleep */
+  /* How this worker's steals were made safe against the owner's unfenced
+   * take: by the bound (T - delta > h), by a barrier forced on the owner
+   * (FF-MB), by THEP's echo; the others' by a fence or lock of the owner's
+   * or a request it answered.  barriers: barriers forced (steal or not). */
+  uint64_t safe_bound, safe_barrier, safe_echo, barriers;
 } ws_counters;
 
 struct ws_worker {
   ws_dq *dq; /* the owning thread's ws_my_dq, once the thread runs */
   alignas(WS_CACHE_LINE) ws_counters c;
   uint64_t spawns; /* ws_tls_spawns of the owning thread, at its exit */
+  /* Barriers this worker's thread has made for FF-MB thieves when the
+   * fallback (a signal) forces them. */
+  alignas(WS_CACHE_LINE) _Atomic uint64_t barriers_answered;
   uint64_t rng;
   int id;
   pthread_t thread;
@@ -36,6 +44,10 @@ typedef struct ws_runtime {
    * delta = max_i ceil(S / (x_i + 1)) (paper 000 §4).  INT64_MAX: infinite
    * (THEP always waits for the echo; FF-THE/FF-CL never steal). */
   int64_t delta;
+  /* delta where S was validated (set by WS_STORE_BUFFER, a calibration,
+   * or a CPU-table row with evidence), else infinite: FF-MB never trusts
+   * a guessed S. */
+  int64_t delta_validated;
   uint32_t S;
   int S_inf;
   const char *S_source;
