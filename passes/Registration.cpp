@@ -5,6 +5,7 @@
 #include "AntiCoalesce.h"
 #include "DeltaRecord.h"
 #include "LowerSpawnSync.h"
+#include "ScaleInstrument.h"
 #include "StoreCount.h"
 
 #include "llvm/Passes/PassBuilder.h"
@@ -33,6 +34,7 @@ static bool matchPass(StringRef Name, StringRef Pass, WsOptions &Opts) {
 }
 
 void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
+  registerScalePasses(PB, Opts); // first: its pass runs before ws-lower
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {

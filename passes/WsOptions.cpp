@@ -32,6 +32,10 @@ cl::opt<unsigned> StoreBufferOpt("ws-store-buffer",
 cl::opt<unsigned> TargetDeltaOpt("ws-target-delta",
                                  cl::desc("pad take paths until delta <= N"),
                                  cl::init(0));
+cl::opt<std::string> ScaleOpt("ws-scale",
+                              cl::desc("measure work and span: off "
+                                       "(default), time or instructions"),
+                              cl::init("off"));
 } // namespace
 
 namespace wsff {
@@ -90,10 +94,16 @@ Error WsOptions::set(StringRef KeyValue) {
     return parseUnsigned(Key, Value, StoreBuffer);
   if (Key == "target-delta")
     return parseUnsigned(Key, Value, TargetDelta);
+  if (Key == "scale") {
+    if (Value != "off" && Value != "time" && Value != "instructions")
+      return badValue(Key, Value, "off, time or instructions");
+    Scale = Value == "off" ? "" : Value.str();
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
       formatv("unknown wsff option '{0}' (known: variant, fence, abi-bc, "
-              "store-buffer, target-delta)",
+              "store-buffer, target-delta, scale)",
               Key)
           .str());
 }
@@ -108,6 +118,8 @@ WsOptions WsOptions::fromCommandLine() {
     cantFail(O.set("abi-bc=" + AbiBitcodeOpt));
   O.StoreBuffer = StoreBufferOpt;
   O.TargetDelta = TargetDeltaOpt;
+  if (Error E = O.set("scale=" + ScaleOpt))
+    report_fatal_error(std::move(E), false);
   return O;
 }
 
