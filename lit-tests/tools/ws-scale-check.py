@@ -2,7 +2,8 @@
 """Run ws-scale programs and compare their figures with the analytic ones.
 
 usage: ws-scale-check.py [--workers 1,2,4] [--tolerance 0.10] [--low L]
-                         [--same-work 0.01] [--env K=V ...] BINARY... [-- ARGS...]
+                         [--same-work 0.01] [--only R1,R2] [--env K=V ...]
+                         BINARY... [-- ARGS...]
 
 Each program prints what its figures must be; the figures come from the
 CSV it writes at exit (WS_SCALE_OUT, one file per run).  For each run:
@@ -20,7 +21,8 @@ CSV it writes at exit (WS_SCALE_OUT, one file per run).  For each run:
 and a line with FAIL when a run fails or its CSV lacks a region.  With
 --same-work F, the work of a region must also be within F of the work the
 first run of the same binary measured (the figures do not depend on the
-schedule).  Exits 1 if anything failed.
+schedule).  --only checks those regions alone.  Exits 1 if anything
+failed.
 """
 import csv
 import os
@@ -36,7 +38,7 @@ def rows_of(path):
 
 
 def main(argv):
-    workers, tol, low, same_work = [1, 2, 4], 0.10, None, None
+    workers, tol, low, same_work, only = [1, 2, 4], 0.10, None, None, None
     extra_env, binaries, args = {}, [], []
     it = iter(argv)
     for a in it:
@@ -48,6 +50,8 @@ def main(argv):
             low = float(next(it))
         elif a == "--same-work":
             same_work = float(next(it))
+        elif a == "--only":
+            only = next(it).split(",")
         elif a == "--env":
             k, v = next(it).split("=", 1)
             extra_env[k] = v
@@ -77,6 +81,8 @@ def main(argv):
                     what, _, rest = line.partition(": ")
                     words = rest.split()
                     if what not in ("analytic", "nested", "count"):
+                        continue
+                    if only and words[0] not in only:
                         continue
                     missing = [w for w in words[:1 if what != "nested" else None]
                                if w not in figures]

@@ -12,8 +12,8 @@
 #define WS_SCALE_DEFAULT_OUT "ws-scale.csv"
 /* What the burdened span charges every spawn, in ns or in instructions:
  * see docs/scale.md for where the figures come from. */
-#define WS_SCALE_DEFAULT_BURDEN_NS 2000
-#define WS_SCALE_DEFAULT_BURDEN_INSTRUCTIONS 5000
+#define WS_SCALE_DEFAULT_BURDEN_NS 1000
+#define WS_SCALE_DEFAULT_BURDEN_INSTRUCTIONS 2500
 #define WS_SCALE_DEFAULT_WORKERS 16
 #define WS_SCALE_MAX_BURDEN 1000000000u
 #define WS_SCALE_MAX_WORKERS 1024
