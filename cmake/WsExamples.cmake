@@ -139,7 +139,7 @@ function(ws_add_example name)
 
   if(TARGET ws-drivers)
     set(ws_example_deps ws-drivers)
-    foreach(t WsffPlugin ws ws_mfence)
+    foreach(t WsffPlugin ws ws_mfence ws_scale)
       if(TARGET ${t})
         list(APPEND ws_example_deps $<TARGET_FILE:${t}>)
       endif()

@@ -4,8 +4,10 @@
 
 For each benchmark, its ws-scale build runs on one worker and reports the
 work, span and burdened span of the timed region (a ws-scale region that
-examples/common/bench.h opens around it), once per clock asked for; the
-figures do not depend on the schedule.  The plain build of the default
+examples/common/bench.h opens around it), once per clock asked for
+(default: instructions, and the thread's CPU time for the programs with a
+cut-off; docs/scale.md says why); the figures do not depend on the
+schedule.  The plain build of the default
 deque (<prog>_thep) then runs on every worker count, interleaved (each
 repetition runs every configuration once, shuffled), and the median of its
 timed region gives the measured speedup T1/TP.  Predictions on P workers:
@@ -187,9 +189,10 @@ def main(argv):
                     "(default 5; 1 with --quick)")
     ap.add_argument("--scale-reps", type=int, default=3,
                     help="runs of a time clock's measurement, the median kept (default 3)")
-    ap.add_argument("--clocks", default="instructions,tsc",
-                    help=f"clocks to measure with, of {', '.join(CLOCKS)} "
-                    "(default instructions,tsc)")
+    ap.add_argument("--clocks", default="auto",
+                    help=f"clocks to measure with, of {', '.join(CLOCKS)}; auto "
+                    "(the default): instructions, and cpu for the programs with a "
+                    "cut-off (a time clock's span is noise for a spawn per call)")
     ap.add_argument("--burden", type=int, help="WS_SCALE_BURDEN, in the clock's unit")
     ap.add_argument("--quick", action="store_true", help="small inputs, once")
     ap.add_argument("--seed", type=int, default=1)
@@ -202,7 +205,7 @@ def main(argv):
                     + ", ".join(PROGRAMS) + "); with --program, its arguments after --")
     a = ap.parse_args(argv)
     workers = [int(p) for p in (a.workers or "1,2").split(",")]
-    clocks = a.clocks.split(",")
+    clocks = a.clocks.split(",") if a.clocks != "auto" else []
     if any(c not in CLOCKS for c in clocks) or any(p < 1 for p in workers):
         ap.error(f"--clocks: {', '.join(CLOCKS)}; --workers: positive counts")
     if 1 not in workers:
@@ -223,7 +226,7 @@ def main(argv):
                 print("scaleplot: note: the instructions clock needs a build with "
                       "-fws-scale=instructions", file=sys.stderr)
         jobs.append((os.path.basename(plain), scale_exe, scale_exe, plain, a.benches,
-                     dict(os.environ)))
+                     dict(os.environ), clocks or ["tsc"]))
     else:
         region = a.region or "timed"
         bindir = os.path.join(a.build, "examples", "bin")
@@ -238,17 +241,18 @@ def main(argv):
             missing = [e for e in exes if not os.access(e, os.X_OK)]
             if missing:
                 sys.exit(f"scaleplot: {missing[0]} not built (cmake --build {a.build})")
+            auto = ["instructions"] + (["cpu"] if b in suite.COARSE else [])
             jobs.append((b, exes[0], exes[1], exes[2], args,
-                         suite.env_for(b, "thep", 1)))
+                         suite.env_for(b, "thep", 1), clocks or auto))
 
     results = []
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         figures = {}
-        for bench, scale_t, scale_i, plain, args, env in jobs:
+        for bench, scale_t, scale_i, plain, args, env, mine in jobs:
             if a.burden is not None:
                 env = dict(env, WS_SCALE_BURDEN=str(a.burden))
-            for c in clocks:
+            for c in mine:
                 exe = scale_i if c == "instructions" else scale_t
                 print(f"scaleplot: {bench}: ws-scale, clock {c}", file=sys.stderr)
                 figures[bench, c] = median_figures(exe, args, env, c, region, tmp,
@@ -256,12 +260,12 @@ def main(argv):
         times = {}
         configs = [(job, p) for job in jobs for p in workers]
         for _, (job, p) in runner.interleaved("scaleplot", configs, a.reps, a.seed):
-            bench, _, _, plain, args, env = job
+            bench, _, _, plain, args, env, _ = job
             env = dict(env, WS_NUM_WORKERS=str(p))
             times.setdefault((bench, p), []).append(timed_run(plain, args, env))
-    for bench, *_ in jobs:
+    for bench, *_, mine in jobs:
         t1 = statistics.median(times[bench, 1])
-        for c in clocks:
+        for c in mine:
             work, span, bspan, spawns = figures[bench, c]
             for p in workers:
                 results.append({
