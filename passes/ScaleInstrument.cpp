@@ -16,8 +16,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 
-#include <cstdint>
-
 #define DEBUG_TYPE "ws-scale"
 
 using namespace llvm;
@@ -100,7 +98,7 @@ CallBase *ScaleInstrumenter::spawnedCall(CallInst &Begin) const {
       return nullptr;
     if (auto *CB = dyn_cast<CallBase>(I); CB && !isa<IntrinsicInst>(CB)) {
       const Value *Callee = CB->getCalledOperand()->stripPointerCasts();
-      if (isa<Function>(Target) ? Callee == Target
+      if (isa<Constant>(Target) ? Callee == Target
                                 : !isa<Constant>(Callee) && !CB->isInlineAsm())
         Last = CB;
     }
