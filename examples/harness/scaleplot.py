@@ -190,9 +190,10 @@ def main(argv):
     ap.add_argument("--scale-reps", type=int, default=3,
                     help="runs of a time clock's measurement, the median kept (default 3)")
     ap.add_argument("--clocks", default="auto",
-                    help=f"clocks to measure with, of {', '.join(CLOCKS)}; auto "
+                    help=f"clocks to measure with, of {', '.join(CLOCKS)}, and auto "
                     "(the default): instructions, and cpu for the programs with a "
-                    "cut-off (a time clock's span is noise for a spawn per call)")
+                    "cut-off (a time clock's span is noise for a spawn per call); "
+                    "e.g. auto,tsc on a quiet machine")
     ap.add_argument("--burden", type=int, help="WS_SCALE_BURDEN, in the clock's unit")
     ap.add_argument("--quick", action="store_true", help="small inputs, once")
     ap.add_argument("--seed", type=int, default=1)
@@ -205,8 +206,8 @@ def main(argv):
                     + ", ".join(PROGRAMS) + "); with --program, its arguments after --")
     a = ap.parse_args(argv)
     workers = [int(p) for p in (a.workers or "1,2").split(",")]
-    clocks = a.clocks.split(",") if a.clocks != "auto" else []
-    if any(c not in CLOCKS for c in clocks) or any(p < 1 for p in workers):
+    clocks = a.clocks.split(",")
+    if any(c not in CLOCKS + ("auto",) for c in clocks) or any(p < 1 for p in workers):
         ap.error(f"--clocks: {', '.join(CLOCKS)}; --workers: positive counts")
     if 1 not in workers:
         workers = [1] + workers  # T1 is the measured baseline
@@ -225,8 +226,9 @@ def main(argv):
             if c == "instructions" and "instr" not in os.path.basename(scale_exe):
                 print("scaleplot: note: the instructions clock needs a build with "
                       "-fws-scale=instructions", file=sys.stderr)
+        mine = [c for c in clocks if c != "auto"] or ["tsc"]
         jobs.append((os.path.basename(plain), scale_exe, scale_exe, plain, a.benches,
-                     dict(os.environ), clocks or ["tsc"]))
+                     dict(os.environ), mine))
     else:
         region = a.region or "timed"
         bindir = os.path.join(a.build, "examples", "bin")
@@ -242,8 +244,10 @@ def main(argv):
             if missing:
                 sys.exit(f"scaleplot: {missing[0]} not built (cmake --build {a.build})")
             auto = ["instructions"] + (["cpu"] if b in suite.COARSE else [])
+            mine = list(dict.fromkeys(
+                x for c in clocks for x in (auto if c == "auto" else [c])))
             jobs.append((b, exes[0], exes[1], exes[2], args,
-                         suite.env_for(b, "thep", 1), clocks or auto))
+                         suite.env_for(b, "thep", 1), mine))
 
     results = []
     load0 = os.getloadavg()
