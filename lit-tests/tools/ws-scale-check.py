@@ -21,11 +21,13 @@ CSV it writes at exit (WS_SCALE_OUT, one file per run).  For each run:
 and a line with FAIL when a run fails or its CSV lacks a region.  With
 --same-work F, the work of a region must also be within F of the work the
 first run of the same binary measured (the figures do not depend on the
-schedule).  --only checks those regions alone.  Exits 1 if anything
+schedule).  --only checks those regions alone.  Runs have WS_STATS=1: a
+line ends with the run's steals.  Exits 1 if anything
 failed.
 """
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,7 +70,7 @@ def main(argv):
             for n in workers:
                 out = os.path.join(tmp, f"{name}.{n}.csv")
                 env = dict(os.environ, WS_NUM_WORKERS=str(n), WS_SCALE_OUT=out,
-                           **extra_env)
+                           WS_STATS="1", **extra_env)
                 p = subprocess.run([b] + args, env=env, capture_output=True,
                                    text=True, timeout=300)
                 if p.returncode != 0:
@@ -77,6 +79,8 @@ def main(argv):
                     status = 1
                     continue
                 figures = rows_of(out)
+                m = re.search(r"^ws: variant=.* steals=(\d+)", p.stderr, re.M)
+                steals = f" (steals {m.group(1)})" if m else ""
                 for line in p.stdout.splitlines():
                     what, _, rest = line.partition(": ")
                     words = rest.split()
@@ -120,7 +124,7 @@ def main(argv):
                             ok = False
                             note = f" (work {work:.0f}, first run {w0:.0f})"
                     print(f"{name} workers={n} {region}: parallelism {par:.2f} "
-                          f"analytic {expect:.2f} {'ok' if ok else 'FAIL'}{note}")
+                          f"analytic {expect:.2f} {'ok' if ok else 'FAIL'}{note}{steals}")
                     status |= not ok
     return status
 
