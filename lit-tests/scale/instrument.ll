@@ -5,7 +5,8 @@
 ; Functions that do not spawn are left alone.  ws-lower then lowers the
 ; result like any spawn.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=ws-scale -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-scale,ws-lower<abi-bc=none>' -S %s | FileCheck %s --check-prefix=LOWERED
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-scale,ws-lower<abi-bc=none>' -S %s | FileCheck %s --check-prefix=LOWERED --implicit-check-not='call void (ptr, ...) @__ws_spawn_begin'
+
 ; RUN: %opt -load-pass-plugin=%plugin -passes=ws-scale -pass-remarks-analysis=ws-scale -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -82,11 +83,14 @@ define i64 @serial(i64 %n) {
 ; CHECK-NEXT:    ret i64 [[R]]
 ; CHECK: attributes #[[ATTRS]] = { alwaysinline }
 
-; The spawn is a spawn of the wrapper; the sync the pass added has nothing
-; left to take back.
-; LOWERED-LABEL: define internal void @__ws_body.fib.0(
-; LOWERED-NEXT:  entry:
-; LOWERED-NEXT:    %r = call i64 @fib.ws.scale(
+; ws-lower lowers the spawn of the wrapper like any other (whatever it
+; names its pieces): no marker is left, the task calls the wrapper, and the
+; hooks stay where they were.
+; LOWERED-DAG: call ptr @__ws_scale_enter()
+; LOWERED-DAG: call ptr @__ws_scale_spawn(ptr %ws.scale.at)
+; LOWERED-DAG: call i64 @fib.ws.scale(i64 %n1, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan)
+; LOWERED-DAG: call void @__ws_scale_sync_end()
+; LOWERED-DAG: call void @__ws_scale_leave(ptr %ws.scale.frame)
 
 ; REMARK: remark: <unknown>:0:0: ws-scale: measuring 1 spawn(s), 1 sync(s) and 2 exit(s) of fib
 ; REMARK-NOT: serial

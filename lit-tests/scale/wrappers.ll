@@ -4,7 +4,7 @@
 ; variadic call keeps its own argument list, an invoke stays an invoke, and
 ; every exit (ret and resume) syncs and leaves.  ws-lower takes it all.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=ws-scale -S %s | FileCheck %s
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-scale,ws-lower<abi-bc=none>' -S %s | FileCheck %s --check-prefix=LOWERED
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-scale,ws-lower<abi-bc=none>' -S %s | FileCheck %s --check-prefix=LOWERED --implicit-check-not='call void (ptr, ...) @__ws_spawn_begin'
 
 %struct.S24 = type { i64, i64, i64 }
 
@@ -106,11 +106,10 @@ lpad:
 ; CHECK-SAME:    i64 %0, ptr %1, ptr %2, i64 %3, i64 %4)
 ; CHECK:         call i64 %1(i64 %0)
 
-; LOWERED-LABEL: define i64 @apply(
-; LOWERED:         call void @__ws_push_thep(
-; LOWERED-LABEL: define i64 @byval(
-; LOWERED:         call void @__ws_push_thep(
-; LOWERED-LABEL: define i32 @variadic(
-; LOWERED:         call void @__ws_push_thep(
-; LOWERED-LABEL: define i64 @invoked(
-; LOWERED:         call void @__ws_push_thep(
+; ws-lower takes every one of them: no marker is left, and the tasks call
+; the wrappers with what the spawns passed.
+; LOWERED-DAG: call i64 @indirect.ws.scale(i64 %x, ptr %fn, ptr
+; LOWERED-DAG: call i64 @sum.ws.scale(ptr byval(%struct.S24) align 8 %q, ptr
+; LOWERED-DAG: call void @mk.ws.scale(ptr sret(%struct.S24) align 8 %out, i64 %x, ptr
+; LOWERED-DAG: call i32 @vsum.ws.scale(i32 %n, i64 7, double 1.000000e+00, ptr
+; LOWERED-DAG: call i64 @f.ws.scale(i64 %x, ptr

@@ -2,8 +2,8 @@
 """Run ws-scale programs and compare their figures with the analytic ones.
 
 usage: ws-scale-check.py [--workers 1,2,4] [--tolerance 0.10] [--low L]
-                         [--same-work 0.01] [--only R1,R2] [--env K=V ...]
-                         BINARY... [-- ARGS...]
+                         [--same-work 0.01] [--only R1,R2] [--best-of K]
+                         [--env K=V ...] BINARY... [-- ARGS...]
 
 Each program prints what its figures must be; the figures come from the
 CSV it writes at exit (WS_SCALE_OUT, one file per run).  For each run:
@@ -22,7 +22,12 @@ and a line with FAIL when a run fails or its CSV lacks a region.  With
 --same-work F, the work of a region must also be within F of the work the
 first run of the same binary measured (the figures do not depend on the
 schedule).  --only checks those regions alone.  Runs have WS_STATS=1: a
-line ends with the run's steals.  Exits 1 if anything
+line ends with the run's steals.
+
+--best-of K runs each binary and worker count K times and checks the
+largest parallelism of a region: with a time clock, noise can only lengthen
+the strands on a path, and the span is the longest path, so a noisy run
+reads less parallelism, never (beyond the tolerance) more.  Exits 1 if anything
 failed.
 """
 import csv
@@ -40,7 +45,7 @@ def rows_of(path):
 
 
 def main(argv):
-    workers, tol, low, same_work, only = [1, 2, 4], 0.10, None, None, None
+    workers, tol, low, same_work, only, best_of = [1, 2, 4], 0.10, None, None, None, 1
     extra_env, binaries, args = {}, [], []
     it = iter(argv)
     for a in it:
@@ -54,6 +59,8 @@ def main(argv):
             same_work = float(next(it))
         elif a == "--only":
             only = next(it).split(",")
+        elif a == "--best-of":
+            best_of = int(next(it))
         elif a == "--env":
             k, v = next(it).split("=", 1)
             extra_env[k] = v
@@ -68,17 +75,22 @@ def main(argv):
             name = os.path.basename(b)
             first_work = {}
             for n in workers:
-                out = os.path.join(tmp, f"{name}.{n}.csv")
-                env = dict(os.environ, WS_NUM_WORKERS=str(n), WS_SCALE_OUT=out,
-                           WS_STATS="1", **extra_env)
-                p = subprocess.run([b] + args, env=env, capture_output=True,
-                                   text=True, timeout=300)
+                runs = []
+                for k in range(best_of):
+                    out = os.path.join(tmp, f"{name}.{n}.{k}.csv")
+                    env = dict(os.environ, WS_NUM_WORKERS=str(n), WS_SCALE_OUT=out,
+                               WS_STATS="1", **extra_env)
+                    p = subprocess.run([b] + args, env=env, capture_output=True,
+                                       text=True, timeout=300)
+                    if p.returncode != 0:
+                        break
+                    runs.append(rows_of(out))
                 if p.returncode != 0:
                     print(f"{name} workers={n}: FAIL exit {p.returncode}: "
                           f"{p.stderr.strip()[-300:]}")
                     status = 1
                     continue
-                figures = rows_of(out)
+                figures = runs[0]
                 m = re.search(r"^ws: variant=.* steals=(\d+)", p.stderr, re.M)
                 steals = f" (steals {m.group(1)})" if m else ""
                 for line in p.stdout.splitlines():
@@ -113,7 +125,8 @@ def main(argv):
                         status |= not good
                         continue
                     region, expect = words[0], float(words[1])
-                    r = figures[region]
+                    r = max((f[region] for f in runs if region in f),
+                            key=lambda x: float(x["work"]) / float(x["span"]))
                     par = float(r["work"]) / float(r["span"])
                     ok = low <= par / expect <= 1 + tol
                     work = float(r["work"])
