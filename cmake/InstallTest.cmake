@@ -28,6 +28,15 @@ set(fib ${SOURCE_DIR}/lit-tests/clang/Inputs/fib.c)
 run(${prefix}/bin/ws-clang -fws-fencefree -O2 ${fib} -o ${WORK_DIR}/fib-driver)
 expect_fib(${WORK_DIR}/fib-driver)
 
+# 1b. the installed driver measuring it: -fws-scale links the installed
+# libws_scale, whose report lands in the CSV
+run(${prefix}/bin/ws-clang -fws-fencefree -fws-scale -O2 ${fib} -o ${WORK_DIR}/fib-scale)
+run(${CMAKE_COMMAND} -E env WS_SCALE_OUT=${WORK_DIR}/fib-scale.csv ${WORK_DIR}/fib-scale 20)
+file(READ ${WORK_DIR}/fib-scale.csv csv)
+if(NOT csv MATCHES "\n<program>,1,")
+  message(FATAL_ERROR "fib-scale wrote no report: ${csv}")
+endif()
+
 # 2. a CMake project: the driver as its compiler, find_package(wsff)
 file(MAKE_DIRECTORY ${WORK_DIR}/project)
 file(WRITE ${WORK_DIR}/project/CMakeLists.txt "

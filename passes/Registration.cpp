@@ -6,6 +6,7 @@
 #include "DeltaRecord.h"
 #include "LeafSplit.h"
 #include "LowerSpawnSync.h"
+#include "ScaleInstrument.h"
 #include "StoreCount.h"
 #include "SyncTailCall.h"
 
@@ -35,6 +36,7 @@ static bool matchPass(StringRef Name, StringRef Pass, WsOptions &Opts) {
 }
 
 void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
+  registerScalePasses(PB, Opts); // first: its pass runs before ws-lower
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {

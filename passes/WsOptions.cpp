@@ -37,6 +37,10 @@ cl::opt<bool> StatsOpt("ws-stats",
 cl::opt<unsigned> TargetDeltaOpt("ws-target-delta",
                                  cl::desc("pad take paths until delta <= N"),
                                  cl::init(0));
+cl::opt<std::string> ScaleOpt("ws-scale",
+                              cl::desc("measure work and span: off "
+                                       "(default), time or instructions"),
+                              cl::init("off"));
 } // namespace
 
 namespace wsff {
@@ -90,10 +94,16 @@ Error WsOptions::set(StringRef KeyValue) {
     return parseUnsigned(Key, Value, StoreBuffer);
   if (Key == "target-delta")
     return parseUnsigned(Key, Value, TargetDelta);
+  if (Key == "scale") {
+    if (Value != "off" && Value != "time" && Value != "instructions")
+      return badValue(Key, Value, "off, time or instructions");
+    Scale = Value == "off" ? "" : Value.str();
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
       formatv("unknown wsff option '{0}' (known: variant, stats, fence, "
-              "abi-bc, store-buffer, target-delta)",
+              "abi-bc, store-buffer, target-delta, scale)",
               Key)
           .str());
 }
@@ -109,6 +119,8 @@ WsOptions WsOptions::fromCommandLine() {
   O.StoreBuffer = StoreBufferOpt;
   O.CountSpawns = StatsOpt;
   O.TargetDelta = TargetDeltaOpt;
+  if (Error E = O.set("scale=" + ScaleOpt))
+    report_fatal_error(std::move(E), false);
   return O;
 }
 

@@ -33,6 +33,9 @@ struct WsOptions {
   unsigned StoreBuffer = 0;
   /// Pad take paths so that delta <= TargetDelta (0: no padding).
   unsigned TargetDelta = 0;
+  /// Measure work and span (ws-scale): "" (no), "time" (a clock chosen at
+  /// run time), "instructions" (IR instructions counted, ws-scale-count).
+  std::string Scale;
 
   /// The numeric id stored in module records (enum ws_variant_id).
   unsigned variantId() const;

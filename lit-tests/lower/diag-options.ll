@@ -8,7 +8,7 @@
 ; VARIANT: ws-lower: wsff option variant='bogus': expected the, cl, ffthe, ffcl, thep, split, private or runtime
 ; FENCE: wsff option fence='lfence': expected xchg or mfence
 ; SBUF: wsff option store-buffer='0': expected an integer from 1 to 65536
-; UNKNOWN: unknown wsff option 'colour' (known: variant, fence, abi-bc, store-buffer, target-delta)
+; UNKNOWN: unknown wsff option 'colour' (known: variant, fence, abi-bc, store-buffer, target-delta, scale)
 ; CLOPT: wsff option variant='nope'
 ; VARIANT-NOT: Stack dump
 ; CLOPT-NOT: Stack dump
