@@ -1,6 +1,7 @@
 """Unit tests of the harness's arithmetic: medians, ratios of medians,
 geometric means, failed cells, and the targets."""
 
+import glob
 import os
 import sys
 import unittest
@@ -88,6 +89,19 @@ class SummaryTest(unittest.TestCase):
                                                        rgb(plots.COLOURS[b]))) ** 0.5, a, b)
                       for i, a in enumerate(builds) for b in builds[i + 1:])
         self.assertGreater(closest[0], 60, f"{closest[1]} and {closest[2]} look alike")
+
+    def test_every_results_page_names_its_cpu_and_s(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        pages = glob.glob(os.path.join(root, "docs", "results", "**", "*.md"), recursive=True)
+        pages = [p for p in pages if os.path.basename(p) != "machine.md"]
+        self.assertTrue(pages)
+        for page in pages:
+            with open(page) as f:
+                text = f.read()
+            with self.subTest(page=os.path.relpath(page, root)):
+                self.assertRegex(text, r"(CPU|Machine): \S")
+                self.assertRegex(text, r"\bS( \(the store-buffer bound the runs used\): |=)\d+")
+                self.assertRegex(text, r"Regenerate: `|Produced by `")
 
     def test_targets(self):
         t = {what: (x, ok) for what, x, _, ok in self.s.targets()}
