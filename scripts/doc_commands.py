@@ -94,6 +94,7 @@ def parse(path, text):
     i = 0
     prev_blank = True
     list_indent = None  # content indentation of the list we are in, if any
+    seen, used = set(), set()  # lines of doctest directives, and those above a fence
     while i < len(lines):
         line = lines[i]
         m = FENCE_RE.match(line)
@@ -104,6 +105,7 @@ def parse(path, text):
             while j >= 0 and COMMENT_RE.match(lines[j]):
                 body = COMMENT_RE.match(lines[j]).group(1).strip()
                 if body.startswith("doctest:"):
+                    used.add(j)
                     try:
                         directives.insert(0, parse_directive(body[len("doctest:"):]))
                     except ValueError as e:
@@ -137,6 +139,9 @@ def parse(path, text):
             prev_blank = True
             i += 1
             continue
+        if COMMENT_RE.match(line) and COMMENT_RE.match(line).group(1).strip().startswith(
+                "doctest:"):
+            seen.add(i)
         expanded = line.expandtabs(4)
         indent = len(expanded) - len(expanded.lstrip())
         item = ITEM_RE.match(expanded)
@@ -152,6 +157,8 @@ def parse(path, text):
                 i += 1
         prev_blank = False
         i += 1
+    errors += [f"{path}:{j + 1}: doctest directive not on the lines just above a fence"
+               for j in sorted(seen - used)]
     return blocks, errors
 
 

@@ -105,6 +105,17 @@ class ParseTest(unittest.TestCase):
         self.assertIn("unknown doctest directive", errors[2])
         self.assertIn("directives on a `text` block", errors[3])
 
+    def test_directive_away_from_its_fence_is_refused(self):
+        _, errors = dt.parse("x.md", md("""
+            <!-- doctest: skip too far -->
+
+            ```sh
+            true
+            ```
+            """))
+        self.assertEqual(errors, ["x.md:1: doctest directive not on the lines just "
+                                  "above a fence"])
+
     def test_commands_split_as_bash_parses(self):
         cmds = dt.commands(md("""
             # a comment
