@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 
+import machine
 import runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -126,6 +127,8 @@ def main(argv):
              "timing of the computation.  T1/T1(none): what the padding stores "
              "cost on one worker.  T1/T2: the speed-up on two workers.",
              "",
+             machine.page_head(exes[(a.variants.split(",")[0], None)], ["2"],
+                               a.store_buffer, argv),
              "| variant | target | x | delta | T1 (s) | T1/T1(none) | T2 (s) | T1/T2 "
              "| steals (P=2) | aborts (P=2) |",
              "|---|---|---|---|---|---|---|---|---|---|"]

@@ -290,7 +290,10 @@ def main(argv):
         w.writeheader()
         w.writerows(results)
     load = f"{load0[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end"
-    header = ("# ws-scale: predicted against measured speedup\n\n" + machine.describe()
+    _, _, _, plain0, args0, _, _ = jobs[0]
+    s_text = machine.s_line(*machine.resolved_s(plain0, args0))
+    header = ("# ws-scale: predicted against measured speedup\n\n"
+              + machine.describe(s_text, machine.command(__file__, argv))
               + f"- Load average (1 min): {load}\n"
               + f"\nMeasured: the thep build, medians of {a.reps} interleaved runs; "
               "predicted: one ws-scale run per clock on one worker "
