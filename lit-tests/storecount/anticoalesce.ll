@@ -12,7 +12,9 @@
 ; CHECK-NEXT: take in has_one at ?: x = 1, to the take at ? in has_one
 ; CHECK-NEXT: take in has_one at ?: x = unbounded
 
-; CHECK: @ws_tls_scratch = external thread_local(initialexec) global [64 x i64], align 64
+; A module with no PIC level builds an executable: local-exec, as ws-lower
+; gives the runtime's other per-thread state.
+; CHECK: @ws_tls_scratch = external dso_local thread_local(localexec) global [64 x i64], align 64
 ; CHECK-LABEL: define internal void @needs(
 ; CHECK-NEXT:    call void asm sideeffect "# ws.take"
 ; CHECK-NEXT:    [[LINES:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@ws_tls_scratch)
