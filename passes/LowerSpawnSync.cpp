@@ -230,7 +230,15 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    redirectToClone(*CB, Clone, loadTail(B));
+    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
+    // The spawns still to be emitted name their live-ins and result
+    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
+    for (SpawnSite &S : Sites) {
+      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
+                   static_cast<Value *>(New));
+      if (S.ResultPtr == CB)
+        S.ResultPtr = New;
+    }
   }
 }
 

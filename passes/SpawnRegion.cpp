@@ -555,7 +555,7 @@ void storeStolenResult(const SpawnSite &S, Value *Slot, IRBuilderBase &B) {
                        S.ResultPtr, S.ResultAlign);
 }
 
-void redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
+CallBase *redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
   SmallVector<Value *, 8> Args{Tail};
   append_range(Args, CB.args());
   SmallVector<OperandBundleDef, 1> Bundles;
@@ -582,6 +582,7 @@ void redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
     cast<CallInst>(New)->setTailCallKind(CI->getTailCallKind());
   CB.replaceAllUsesWith(New);
   CB.eraseFromParent();
+  return New;
 }
 
 } // namespace wsff

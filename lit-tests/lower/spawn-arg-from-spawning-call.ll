@@ -1,16 +1,10 @@
-; XFAIL: *
-; BUG (use after free, found by ws-lower-fuzzer and reproduced here): a
-; spawn whose argument is the result of a call of another spawning function
-; of the module, made in the parent before the spawn (C: ws_spawn(a, f,
-; g(x)) with g spawning).  outlineSpawn records the call as a live-in; then
-; redirectCalls (LowerSpawnSync.cpp) replaces that call by a call of g's
-; clone and erases it, and emitSpawn / callBody still use the erased
-; instruction: opt reports "Call parameter type does not match function
-; signature" (another instruction now lives at that address) and
-; ws-clang compiles the C program silently to one that reads garbage
-; (t(1) printed 139715812696129 instead of 3).
-; Expected: the payload store and the sync's direct call use the redirected
-; call's value.
+; A spawn whose argument is the result of a call of another spawning
+; function of the module, made in the parent before the spawn (C:
+; ws_spawn(a, f, g(x)) with g spawning).  outlineSpawn records the call as
+; a live-in; redirectCalls then replaces it by a call of g's clone.  The
+; payload store and the sync's direct call must use the new call's value
+; (they used the erased one: opt's verifier caught it, and ws-clang built a
+; program that read garbage; found by ws-lower-fuzzer).
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
