@@ -661,9 +661,11 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   });
   // A clone for every spawning function first, so that each lowering can
   // send the calls it makes to them.  Variadic functions keep their body
-  // and find their tail at entry.
+  // and find their tail at entry; so do those the link may replace (weak,
+  // linkonce, or semantically interposable): a call bound to this
+  // module's clone would run the definition the linker did not choose.
   for (Function *F : Spawning)
-    if (!F->isVarArg())
+    if (!F->isVarArg() && !F->isInterposable())
       Clones[F] = makeClone(*F, RT);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);

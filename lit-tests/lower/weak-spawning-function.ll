@@ -1,15 +1,10 @@
-; XFAIL: *
-; BUG: calls of a spawning function that the link may replace (weak, or
-; linkonce without ODR) are bound to the clone of this module's definition.
-; ws-lower redirects every call of a spawning function made from spawning
-; code, and the spawned call itself, to its internal clone <name>.ws; for an
-; interposable definition the program then runs the module's default even
-; when another object defines the function.  Reproduced with ws-clang -O2:
-; a weak `pick` returning 1 and a strong one in another file returning 2,
-; `caller` spawning pick and calling it: 2 + 2 = 4 serially, 1 + 1 = 2
-; lowered.
-; Expected: calls of an interposable spawning function go through its
-; entry point (which the linker resolves), not to the clone.
+; Calls of a spawning function that the link may replace (weak, or
+; linkonce without ODR) go through its entry point, which the linker
+; resolves, not to a clone of this module's definition (they did: a weak
+; `pick` returning 1 and a strong one in another file returning 2,
+; `caller` spawning pick and calling it, gave 1 + 1 lowered, 2 + 2
+; serially).  Such a function is lowered in place and finds its tail at
+; entry.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -32,6 +27,9 @@ define void @caller() {
   ret void
 }
 
+; CHECK-NOT: define {{.*}}@pick.ws(
+; CHECK-LABEL: define weak void @pick()
+; CHECK:         call ptr @__ws_tail()
 ; CHECK-LABEL: define internal void @caller.ws(
 ; CHECK-NOT:     call void @pick.ws(
 ; CHECK:         call void @pick()
