@@ -544,8 +544,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   // Joining runs other tasks: it is not nounwind.
   RT.Join = Get(JoinName, FunctionType::get(Void, {Ptr}, false),
                 /*NoUnwind=*/false);
+  // "runtime" (no row) may run split or private deques: it publishes.
   std::optional<VariantInfo> V = findVariant(Opts.Variant);
-  if (V && !V->PublishesTail)
+  if (!V || !V->PublishesTail)
     RT.Publish = dyn_cast<Function>(
         Get(PublishTailName, FunctionType::get(Void, {Ptr}, false)).getCallee());
   if (Opts.CountSpawns) {
@@ -607,16 +608,25 @@ Function *makeClone(Function &F, const Runtime &RT) {
 
   // F: the entry point.
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &F));
-  SmallVector<Value *, 8> Args{B.CreateCall(RT.Tail, {}, "ws.tail")};
+  Value *Tail = B.CreateCall(RT.Tail, {}, "ws.tail");
+  SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(Clone, Args);
   Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
+  // Where the fast paths do not store the tail, the clone leaves the one
+  // it last published, higher than ours: give our caller its own back.
+  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  if (RT.Publish)
+    B.CreateCall(RT.Publish, {Tail});
   if (FT->getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
   F.removeFnAttr(Attribute::Naked);
+  // The entry point reads the tail and runs spawning code: whatever the
+  // user promised about F's memory holds for neither.
+  dropAttributesTheRuntimeBreaks(F);
   return Clone;
 }
 

@@ -252,6 +252,9 @@ void copyFunctionAttributes(const Function &From, Function &To) {
        {Attribute::AlwaysInline, Attribute::NoInline, Attribute::OptimizeNone,
         Attribute::Naked, Attribute::NoReturn, Attribute::Cold})
     AB.removeAttribute(K);
+  // A body or thunk is not a clone: it takes the tail, but ws-leafsplit
+  // and ws-tre must leave it alone.
+  AB.removeAttribute(CloneAttr);
   To.addFnAttrs(AB);
   dropAttributesTheRuntimeBreaks(To);
 }

@@ -9,7 +9,10 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,default<O2>' -S %s | FileCheck %s --check-prefix=O2
 
 ; Now the body of fib moves to its clone fib.ws, whose attributes the task
-; body and thunk start from: none of the three may keep them.
+; body and thunk start from: none of the three may keep them, nor the entry
+; point fib, which reads the tail and calls the clone.
+; CHECK:      ; Function Attrs: nounwind willreturn{{$}}
+; CHECK-NEXT: define i64 @fib(
 ; CHECK:      ; Function Attrs: nounwind willreturn{{$}}
 ; CHECK-NEXT: define internal i64 @fib.ws(ptr %ws.tail, i64 %n)
 ; CHECK:      ; Function Attrs: alwaysinline nounwind willreturn{{$}}

@@ -3,13 +3,15 @@
 ; The variant is recorded in the module's ws_delta record for the runtime
 ; to check (and for the passes after ws-lower: the record is the one
 ; carrier).  Split and private deques keep the tail out of memory, so for
-; them only the task body stores it (__ws_publish_tail) before calling a
-; function that may reach an entry point; the others never do.
+; them (and for "runtime", which may run them) the task body stores it
+; (__ws_publish_tail) before calling a function that may reach an entry
+; point, and the entry point stores its own back after the clone; the
+; others never do.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=the>' -S %s | FileCheck %s --check-prefix=THE --implicit-check-not=__ws_publish_tail
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=ffcl>' -S %s | FileCheck %s --check-prefix=FFCL --implicit-check-not=__ws_publish_tail
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=split>' -S %s | FileCheck %s --check-prefix=SPLIT
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=private>' -S %s | FileCheck %s --check-prefix=PRIVATE
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=runtime>' -S %s | FileCheck %s --check-prefix=RUNTIME --implicit-check-not=__ws_publish_tail
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=runtime>' -S %s | FileCheck %s --check-prefix=RUNTIME
 ; RUN: %opt -load-pass-plugin=%plugin -ws-variant=cl -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s --check-prefix=CL --implicit-check-not=__ws_publish_tail
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -33,6 +35,11 @@ define void @t() {
 ; FFCL: call void @__ws_push_ffcl(ptr
 ; FFCL: call i32 @__ws_take_ffcl(ptr
 ; SPLIT: i32 128, i32 5, i32 0, i32 2, ptr
+; SPLIT-LABEL: define void @t()
+; SPLIT:         %ws.tail = call ptr @__ws_tail()
+; SPLIT-NEXT:    call void @t.ws(ptr %ws.tail)
+; SPLIT-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
+; SPLIT-NEXT:    ret void
 ; SPLIT: call void @__ws_push_split(ptr
 ; SPLIT: call i32 @__ws_take_split(ptr
 ; SPLIT-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail)
@@ -49,6 +56,10 @@ define void @t() {
 ; RUNTIME: i32 128, i32 255, i32 0, i32 2, ptr
 ; RUNTIME: call void @__ws_push(ptr
 ; RUNTIME: call i32 @__ws_take(ptr
+; RUNTIME-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail)
+; RUNTIME-NEXT:  entry:
+; RUNTIME-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
+; RUNTIME-NEXT:    call void @g()
 ; CL: i32 128, i32 1, i32 0, i32 2, ptr
 ; CL: call void @__ws_push_cl(ptr
 ; CL: call i32 @__ws_take_cl(ptr
