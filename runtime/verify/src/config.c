@@ -35,6 +35,7 @@ static const struct {
     {"--no-reset-lock", DROP_RESET_LOCK, "the lock around the reset"},
     {"--no-reset-allstolen", DROP_RESET_ALLSTOLEN, "the reset's allstolen"},
     {"--no-reset", DROP_RESET, "the reset after a join"},
+    {"--no-quiesce", DROP_QUIESCE, "quiesce when the worker stops"},
 };
 #define NDROPS (int)(sizeof drops / sizeof drops[0])
 
@@ -165,7 +166,8 @@ static int compile_script(vf_config *cfg, char *err, size_t n) {
     snprintf(err, n, "--script: no put");
     return -1;
   }
-  if (cfg->v->quiesce_pc && emit(&k, (vf_op){OP_QUIESCE, 0, 0, 0}) < 0)
+  if (cfg->v->quiesce_pc && !(cfg->drop & DROP_QUIESCE) &&
+      emit(&k, (vf_op){OP_QUIESCE, 0, 0, 0}) < 0)
     return -1;
   cfg->tasks = k.puts;
   return 0;
@@ -181,7 +183,7 @@ static void usage_line(char *buf, size_t n) {
            "--script=pt[pt]..] [--thieves=1..3] [--steals=1..3] "
            "[--buffer=plain|b|coalesce] [--no-fence] [--no-anticoalesce] "
            "[--no-reset-tag] [--no-take-tag] [--no-reset-lock] "
-           "[--no-reset-allstolen] [--no-reset] [--strict-peek] "
+           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--strict-peek] "
            "[--expect=safe|violation] [--max-states=N] [--quiet]\n"
            "       ws-verify --check-source=RUNTIME_SRC_DIR");
 }

@@ -159,7 +159,8 @@ enum vf_drop {
   DROP_TAKE_TAG = 8,         /* cl, ffcl: the take's move down keeps H's tag */
   DROP_RESET_LOCK = 16,      /* the, ffthe, thep: reset without the lock */
   DROP_RESET_ALLSTOLEN = 32, /* split: reset leaves allstolen as it is */
-  DROP_RESET = 64            /* every variant: no ops->reset after a join */
+  DROP_RESET = 64,           /* every variant: no ops->reset after a join */
+  DROP_QUIESCE = 128         /* private: the worker stops without closing */
 };
 
 typedef struct vf_variant vf_variant;
