@@ -1,7 +1,9 @@
 # Installs the build into a scratch prefix and builds a small program
-# against it three ways: the installed ws-clang, find_package(wsff) in a
-# CMake project, and pkg-config.  Each program must run and print the right
-# answer.  Run by ctest (install/consumer).
+# against it three ways: the installed ws-clang (also reached through
+# symbolic links), find_package(wsff) in a CMake project, and pkg-config
+# with nothing but its --cflags and --libs.  Each program must run, print
+# the right answer and, where it says so, run on the wsff runtime.  Run by
+# ctest (install/consumer).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
@@ -12,6 +14,7 @@ function(run)
     message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
   endif()
   set(last_output "${out}" PARENT_SCOPE)
+  set(last_error "${err}" PARENT_SCOPE)
 endfunction()
 
 function(expect_fib exe)
@@ -24,9 +27,27 @@ endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(fib ${SOURCE_DIR}/lit-tests/clang/Inputs/fib.c)
 
-# 1. the installed driver, nothing else on the command line
+# 1. the installed driver, nothing else on the command line; then through
+# an absolute link, and through a relative link to that link, from
+# directories elsewhere (the driver must find the prefix from its real file)
 run(${prefix}/bin/ws-clang -fws-fencefree -O2 ${fib} -o ${WORK_DIR}/fib-driver)
 expect_fib(${WORK_DIR}/fib-driver)
+file(MAKE_DIRECTORY ${WORK_DIR}/links/a ${WORK_DIR}/links/b)
+file(CREATE_LINK ${prefix}/bin/ws-clang ${WORK_DIR}/links/a/ws-clang SYMBOLIC)
+file(CREATE_LINK ../a/ws-clang ${WORK_DIR}/links/b/wsc SYMBOLIC)
+foreach(link a/ws-clang b/wsc)
+  run(${WORK_DIR}/links/${link} -fws-fencefree -O2 ${fib} -o ${WORK_DIR}/fib-link)
+  expect_fib(${WORK_DIR}/fib-link)
+endforeach()
+
+# 1b. the installed driver measuring it: -fws-scale links the installed
+# libws_scale, whose report lands in the CSV
+run(${prefix}/bin/ws-clang -fws-fencefree -fws-scale -O2 ${fib} -o ${WORK_DIR}/fib-scale)
+run(${CMAKE_COMMAND} -E env WS_SCALE_OUT=${WORK_DIR}/fib-scale.csv ${WORK_DIR}/fib-scale 20)
+file(READ ${WORK_DIR}/fib-scale.csv csv)
+if(NOT csv MATCHES "\n<program>,1,")
+  message(FATAL_ERROR "fib-scale wrote no report: ${csv}")
+endif()
 
 # 2. a CMake project: the driver as its compiler, find_package(wsff)
 file(MAKE_DIRECTORY ${WORK_DIR}/project)
@@ -43,17 +64,24 @@ run(${CMAKE_COMMAND} -S ${WORK_DIR}/project -B ${WORK_DIR}/project/build
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/project/build)
 expect_fib(${WORK_DIR}/project/build/fib)
 
-# 3. pkg-config and plain clang 19 with the plugin
+# 3. pkg-config and plain clang 19: --cflags alone must load the plugin
+# (the program would otherwise build as its serial elision, or fail to
+# link), so the run must report the runtime's default deque
 find_program(PKG_CONFIG pkg-config)
 if(PKG_CONFIG)
   run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${prefix}/lib/pkgconfig
-      ${PKG_CONFIG} --cflags --libs wsff)
-  separate_arguments(flags UNIX_COMMAND "${last_output}")
+      ${PKG_CONFIG} --cflags wsff)
+  separate_arguments(cflags UNIX_COMMAND "${last_output}")
   run(${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${prefix}/lib/pkgconfig
-      ${PKG_CONFIG} --variable=plugin wsff)
-  string(STRIP "${last_output}" plugin)
+      ${PKG_CONFIG} --libs wsff)
+  separate_arguments(libs UNIX_COMMAND "${last_output}")
   find_program(CLANG19 clang HINTS /usr/lib/llvm-19/bin NO_DEFAULT_PATH)
-  run(${CLANG19} -O2 -fplugin=${plugin} ${fib} ${flags} -o ${WORK_DIR}/fib-pc)
+  run(${CLANG19} -O2 ${cflags} -c ${fib} -o ${WORK_DIR}/fib-pc.o)
+  run(${CLANG19} ${WORK_DIR}/fib-pc.o ${libs} -o ${WORK_DIR}/fib-pc)
   expect_fib(${WORK_DIR}/fib-pc)
+  run(${CMAKE_COMMAND} -E env WS_STATS=1 WS_NUM_WORKERS=2 ${WORK_DIR}/fib-pc 20)
+  if(NOT last_error MATCHES "ws: variant=thep workers=2")
+    message(FATAL_ERROR "pkg-config's flags did not build for the runtime: ${last_error}")
+  endif()
 endif()
 message(STATUS "install test: ok")

@@ -7,6 +7,9 @@
 #                           deque variants, once the ws-drivers target exists
 #   <name>_the_mfence       the fenced variants with mfence, the paper's
 #   <name>_cl_mfence          setting (-fws-mfence)
+#   <name>_scale            the default deque measured by ws-scale: in time
+#   <name>_scale_instr        (-fws-scale), in IR instructions
+#                             (-fws-scale=instructions)
 #   <name>_omp_clang        peers/<name>_omp.c, clang-19 -fopenmp (libomp)
 #   <name>_omp_gcc          peers/<name>_omp.c, gcc -fopenmp (libgomp)
 #   <name>_tbb              peers/<name>_tbb.cpp, clang++-19 with oneTBB
@@ -18,7 +21,7 @@
 # because one build compares three compilers; header dependencies come from
 # the compilers' depfiles.
 
-set(WS_EXAMPLE_VARIANTS the cl ffthe ffcl thep split private)
+ws_read_variants(WS_EXAMPLE_VARIANTS)
 set(WS_EXAMPLE_MFENCE_VARIANTS the cl)
 set(WS_EXAMPLES_BIN ${PROJECT_BINARY_DIR}/examples/bin)
 set(WS_EXAMPLES_CFLAGS -O2 -g0 -Wall -Wextra -Wno-unused-parameter)
@@ -100,6 +103,20 @@ function(ws_examples_test name build)
   endforeach()
 endfunction()
 
+# The ws-scale builds on the small input, 2 workers: the program still
+# checks its result, and the report has the timed region's row.
+function(ws_examples_scale_test name exe)
+  string(REPLACE ";" " " args "${ws_example_args}")
+  add_test(NAME examples.${name}.${exe}
+           COMMAND ${CMAKE_COMMAND} -E env WS_NUM_WORKERS=2
+                   WS_SCALE_OUT=${CMAKE_CURRENT_BINARY_DIR}/${exe}.csv
+                   ${CMAKE_COMMAND} -DPROG=${WS_EXAMPLES_BIN}/${exe}
+                   "-DARGS=${args}" -DSTATUS=0
+                   "-DMATCH=ws-scale: timed +1 "
+                   -P ${WS_EXAMPLES_RUN_EXPECT})
+  set_tests_properties(examples.${name}.${exe} PROPERTIES LABELS examples TIMEOUT 120)
+endfunction()
+
 function(ws_add_example name)
   cmake_parse_arguments(A "" "SOURCE" "LIBS;PEERS;ARGS" ${ARGN})
   if(NOT A_SOURCE OR NOT A_ARGS)
@@ -122,7 +139,7 @@ function(ws_add_example name)
 
   if(TARGET ws-drivers)
     set(ws_example_deps ws-drivers)
-    foreach(t WsffPlugin ws ws_mfence)
+    foreach(t WsffPlugin ws ws_mfence ws_scale)
       if(TARGET ${t})
         list(APPEND ws_example_deps $<TARGET_FILE:${t}>)
       endif()
@@ -138,6 +155,16 @@ function(ws_add_example name)
         COMMAND ${driver} -fws-fencefree=${v} -fws-mfence ${WS_EXAMPLES_CFLAGS}
         LIBS ${libs})
       list(APPEND builds ${v}_mfence)
+    endforeach()
+    foreach(unit time instructions)
+      set(exe ${name}_scale)
+      if(unit STREQUAL "instructions")
+        set(exe ${name}_scale_instr)
+      endif()
+      ws_examples_compile(${exe} ${src}
+        COMMAND ${driver} -fws-fencefree -fws-scale=${unit} ${WS_EXAMPLES_CFLAGS}
+        LIBS ${libs})
+      ws_examples_scale_test(${name} ${exe})
     endforeach()
     set(ws_example_deps)
   endif()

@@ -26,13 +26,16 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # The runtime reads these; a developer's own settings must not leak in.
 for var in ["WS_NUM_WORKERS", "WS_DEQUE", "WS_STORE_BUFFER", "WS_DEQUE_SIZE",
-            "WS_STATS", "WS_CALIBRATION_FILE"]:
+            "WS_STATS", "WS_CALIBRATION_FILE", "WS_SCALE_OUT", "WS_SCALE_CLOCK",
+            "WS_SCALE_BURDEN", "WS_SCALE_WORKERS"]:
     config.environment.pop(var, None)
 
 bindir = os.path.join(config.ws_build_dir, "bin")
 libdir = os.path.join(config.ws_build_dir, "lib")
 tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
+    # "the, cl, ... or runtime": FileCheck -DVARIANTS='%{variants}'
+    ("%{variants}", config.ws_variants),
     ("%opt", os.path.join(config.llvm_tools_dir, "opt")),
     ("%plugin", config.ws_plugin),
     ("%abi-bc", os.path.join(libdir, "ws-abi.bc")),
@@ -42,6 +45,8 @@ config.substitutions += [
     ("%ws-clang", os.path.join(bindir, "ws-clang")),
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")),
     ("%ws-run", "%s %s" % (config.python, os.path.join(tools, "ws-run.py"))),
+    ("%ws-scale-check",
+     "%s %s" % (config.python, os.path.join(tools, "ws-scale-check.py"))),
 ]
 
 if platform.machine() in ("x86_64", "AMD64"):

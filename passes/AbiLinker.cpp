@@ -19,28 +19,63 @@ using namespace llvm;
 
 namespace wsff {
 
-/// Tags the stores of a push or take fast path for the store-count analysis
-/// (the tags survive inlining).  T is the first field of ws_worker, so the
-/// stores to T are the ones straight to the worker pointer, argument 0.
-/// The others (the slot, THEP's echo P, the anti-coalescing counter) are
-/// volatile or atomic, to lines only the owner writes, and none is written
-/// twice without a T store in between.
-static void tagFastPathStores(Function &Fn) {
-  StringRef Name = Fn.getName();
-  if (!Name.starts_with("__ws_push_") && !Name.starts_with("__ws_take_"))
+/// The table name of a linked helper: the linker renames a function whose
+/// name the module already uses (ws_store_tail.3).
+static StringRef tableName(const Function &Fn) {
+  StringRef N = Fn.getName();
+  size_t Dot = N.find('.');
+  return Dot == StringRef::npos ? N : N.take_front(Dot);
+}
+
+/// Tags the stores of the fast paths' store helpers (ws/abi.def
+/// WS_ABI_STORE) for the store-count analysis; the tags survive inlining.
+static void tagHelperStores(Function &Fn) {
+  std::optional<AbiStoreKind> Kind = abiStoreKind(tableName(Fn));
+  if (!Kind)
     return;
-  LLVMContext &Ctx = Fn.getContext();
-  MDNode *Empty = MDNode::get(Ctx, {});
+  MDNode *Empty = MDNode::get(Fn.getContext(), {});
   for (Instruction &I : instructions(Fn))
-    if (auto *SI = dyn_cast<StoreInst>(&I)) {
-      if (!SI->isVolatile() && !SI->isAtomic())
-        continue;
-      bool ToTail = Fn.arg_size() && SI->getPointerOperand() == Fn.getArg(0);
-      SI->setMetadata(ToTail ? TailStoreMD : CountedStoreMD, Empty);
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      SI->setMetadata(*Kind == AbiStoreKind::Tail ? TailStoreMD : CountedStoreMD,
+                      Empty);
+}
+
+void setRuntimeTlsModel(Module &M, GlobalVariable &GV) {
+  bool Executable = M.getPICLevel() == PICLevel::NotPIC ||
+                    M.getPIELevel() != PIELevel::Default;
+  GV.setThreadLocalMode(Executable ? GlobalValue::LocalExecTLSModel
+                                   : GlobalValue::InitialExecTLSModel);
+  GV.setDSOLocal(Executable);
+}
+
+/// The runtime's per-thread state, addressed by the fast paths, is defined
+/// in libws; the lowered module declares it with the TLS model of its
+/// output.
+static void setTlsModel(Module &M) {
+  for (StringRef Name : {DequeName, ScratchName, SpawnCountName})
+    if (auto *GV = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
+      if (GV->isThreadLocal() && GV->isDeclaration())
+        setRuntimeTlsModel(M, *GV);
+}
+
+/// The names of the runtime's per-thread state are reserved: a module that
+/// has something else under one cannot take the fast paths.
+static bool reservedNamesFree(Module &M) {
+  for (StringRef Name : {DequeName, ScratchName, SpawnCountName}) {
+    GlobalValue *GV = M.getNamedValue(Name);
+    auto *Var = dyn_cast_or_null<GlobalVariable>(GV);
+    if (GV && !(Var && Var->isDeclaration() && Var->isThreadLocal())) {
+      error(M.getContext(), Twine(Name) + " is reserved for the wsff runtime; "
+                                          "the module defines it otherwise");
+      return false;
     }
+  }
+  return true;
 }
 
 void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
+  if (!reservedNamesFree(M))
+    return;
   std::string Path = Opts.abiBitcodePath();
   SMDiagnostic Err;
   std::unique_ptr<Module> Src = parseIRFile(Path, Err, M.getContext());
@@ -63,6 +98,12 @@ void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
     for (StringRef A : {"target-cpu", "target-features", "tune-cpu"})
       Fn.removeFnAttr(A);
 
+  // Nor do its module flags decide anything: ws-abi.bc is built -fPIC, and
+  // its "PIC Level" would otherwise make a -fno-pic or PIE module a shared
+  // object's code (and the runtime's TLS initial-exec).
+  if (NamedMDNode *Flags = Src->getModuleFlagsMetadata())
+    Flags->eraseFromParent();
+
   StringSet<> Linked;
   bool Failed = Linker::linkModules(
       M, std::move(Src), Linker::Flags::LinkOnlyNeeded,
@@ -77,13 +118,35 @@ void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
     warnIn(M, "wsff: linking " + Path + " failed; calling the runtime out of line");
     return;
   }
+  // What the fast paths brought: the entry points the module called, and
+  // the helpers they call.  Every function of the runtime they call in
+  // turn must be one the store-count analysis knows (ws/abi.def).
+  SmallVector<Function *, 16> Work;
   for (const auto &Name : Linked)
     if (Function *Fn = M.getFunction(Name.getKey()))
-      if (!Fn->isDeclaration()) {
-        Fn->removeFnAttr(Attribute::NoInline);
-        Fn->addFnAttr(Attribute::AlwaysInline);
-        tagFastPathStores(*Fn);
-      }
+      Work.push_back(Fn);
+  SmallPtrSet<Function *, 16> Seen(Work.begin(), Work.end());
+  while (!Work.empty()) {
+    Function *Fn = Work.pop_back_val();
+    if (Fn->isDeclaration())
+      continue;
+    Fn->removeFnAttr(Attribute::NoInline);
+    Fn->addFnAttr(Attribute::AlwaysInline);
+    tagHelperStores(*Fn);
+    for (Instruction &I : instructions(*Fn))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Callee = CB->getCalledFunction()) {
+          if (Callee->isDeclaration() && !Callee->isIntrinsic() &&
+              !abiCallEffect(Callee->getName()))
+            warnIn(M, "wsff: the runtime fast path " + Fn->getName() +
+                          " calls " + Callee->getName() +
+                          ", which ws/abi.def does not list; the runtime and "
+                          "the plugin do not match");
+          if (Seen.insert(Callee).second)
+            Work.push_back(Callee);
+        }
+  }
+  setTlsModel(M);
 }
 
 } // namespace wsff

@@ -1,14 +1,19 @@
-//===- AbiNames.h - Names of the runtime entry points ----------*- C++ -*-===//
+//===- AbiNames.h - The runtime's contract, as the passes read it -*- C++ -*-===//
 //
-// What compiled code calls (runtime/include/ws/abi.h owns the contract) and
-// the markers the user API leaves in the IR (runtime/include/ws/ws.h).
+// What compiled code calls and how the passes treat it, read from the
+// runtime's own tables (runtime/include/ws/variants.def and abi.def) and
+// header (ws/abi.h), so the runtime owns the contract; plus the markers the
+// user API leaves in the IR (runtime/include/ws/ws.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSFF_ABINAMES_H
 #define WSFF_ABINAMES_H
 
+#include "ws/abi.h"
+
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace wsff {
@@ -17,11 +22,29 @@ inline constexpr llvm::StringLiteral SpawnBeginName = "__ws_spawn_begin";
 inline constexpr llvm::StringLiteral SpawnEndName = "__ws_spawn_end";
 inline constexpr llvm::StringLiteral SyncName = "__ws_sync";
 
-inline constexpr llvm::StringLiteral SelfName = "__ws_self";
-inline constexpr llvm::StringLiteral JoinStolenName = "__ws_join_stolen";
+inline constexpr llvm::StringLiteral TailName = "__ws_tail";
+inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
+inline constexpr llvm::StringLiteral JoinName = "__ws_join";
 
 /// The asm string that marks the worker's T := t store of every take().
 inline constexpr llvm::StringLiteral TakeMarkerAsm = "# ws.take";
+
+/// One deque variant of ws/variants.def.
+struct VariantInfo {
+  llvm::StringLiteral Name;
+  unsigned Id;
+  bool FenceFree;
+  unsigned TakeStores;
+  bool PublishesTail;
+};
+
+/// The row of `Name`, or none ("runtime", the generic entry points, has
+/// none).
+std::optional<VariantInfo> findVariant(llvm::StringRef Name);
+/// The row whose id (enum ws_variant_id, the record's) is `Id`, or none.
+std::optional<VariantInfo> findVariant(unsigned Id);
+/// "the, cl, ffthe, ffcl, thep, split, private" (for messages).
+std::string variantList(llvm::StringRef Sep = ", ");
 
 /// __ws_push_<variant>, or __ws_push for the generic ("runtime") entry.
 inline std::string pushName(llvm::StringRef Variant) {
@@ -31,8 +54,26 @@ inline std::string takeName(llvm::StringRef Variant) {
   return Variant == "runtime" ? "__ws_take" : ("__ws_take_" + Variant.str());
 }
 
+/// What a runtime function does between two takes (ws/abi.def).
+enum class AbiEffect { None, Barrier, Take };
+/// The effect of runtime function `Name` called from compiled code, or
+/// none if it is not the runtime's.  A variant's take counts as a take
+/// followed by its TakeStores counted stores.
+std::optional<AbiEffect> abiCallEffect(llvm::StringRef Name,
+                                       unsigned *TakeStores = nullptr);
+
+/// How the stores of a fast-path helper count (ws/abi.def WS_ABI_STORE).
+enum class AbiStoreKind { Tail, Counted };
+std::optional<AbiStoreKind> abiStoreKind(llvm::StringRef Helper);
+
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
+/// Metadata kind on the direct call of a task's body at its sync, when no
+/// thief took the task (ws-tre looks for these).
+inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";
+/// Function attribute of the clones ws-lower makes (ws-leafsplit works on
+/// them only).
+inline constexpr llvm::StringLiteral CloneAttr = "ws-clone";
 
 /// Stores the store-count analysis may count: emitted by the passes, or by
 /// the runtime's fast paths (tagged when the bitcode is linked).  Each is
@@ -43,8 +84,10 @@ inline constexpr llvm::StringLiteral CountedStoreMD = "ws.store";
 /// store may coalesce with the T store of the take that follows it).
 inline constexpr llvm::StringLiteral TailStoreMD = "ws.tstore";
 
-/// Per-thread scratch lines for inserted stores (ws/abi.h).
+/// Per-thread state of the runtime that compiled code addresses.
 inline constexpr llvm::StringLiteral ScratchName = "ws_tls_scratch";
+inline constexpr llvm::StringLiteral SpawnCountName = "ws_tls_spawns";
+inline constexpr llvm::StringLiteral DequeName = "ws_my_dq";
 
 } // namespace wsff
 

@@ -2,12 +2,17 @@
 
 #include "AntiCoalesce.h"
 
+#include "AbiLinker.h"
+
+#include "DeltaRecord.h"
+
 #include "AbiNames.h"
 #include "Diagnose.h"
 #include "StoreBufferTable.h"
 #include "StoreCount.h"
 
 #include "ws/abi.h"
+#include "ws/delta.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
@@ -18,14 +23,6 @@
 using namespace llvm;
 
 namespace wsff {
-
-unsigned storesForDelta(unsigned S, unsigned TargetDelta) {
-  if (!TargetDelta)
-    return 1;
-  // delta = ceil(S/(x+1)) <= N  <=>  x + 1 >= S/N  <=>  x >= ceil(S/N) - 1
-  unsigned X = (S + TargetDelta - 1) / TargetDelta - 1;
-  return std::max(X, 1u);
-}
 
 /// The runtime's per-thread scratch lines, declared on first use; null,
 /// after an error, when the module has something else under their name.
@@ -43,6 +40,7 @@ static GlobalVariable *scratchLines(Module &M) {
   auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
                                 nullptr, ScratchName, nullptr,
                                 GlobalValue::InitialExecTLSModel);
+  setRuntimeTlsModel(M, *GV);
   GV->setAlignment(Align(64));
   return GV;
 }
@@ -51,8 +49,18 @@ PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
   const StoreCountResult &SC = MAM.getResult<StoreCountAnalysis>(M);
   if (SC.Sites.empty())
     return PreservedAnalyses::all();
-  unsigned S = compileTimeStoreBuffer(M, Opts.StoreBuffer);
-  unsigned Need = storesForDelta(S, Opts.TargetDelta);
+  // S as ws-lower settled it for this module, in its record.
+  std::optional<ModuleFacts> Facts = readRecord(M);
+  // A fenced variant's take ends in a locked instruction that drains the
+  // store buffer: nothing after it can coalesce with T := t, and no thief
+  // reasons about delta.  "runtime" (no row) may pick a fence-free deque
+  // at start-up, so it is padded.
+  std::optional<VariantInfo> Row =
+      Facts ? findVariant(Facts->Variant) : findVariant(StringRef(Opts.Variant));
+  if (Row && !Row->FenceFree)
+    return PreservedAnalyses::all();
+  unsigned S = Facts ? Facts->S : compileTimeStoreBuffer(M, Opts.StoreBuffer);
+  unsigned Need = ws_stores_for_delta(S, Opts.TargetDelta);
   MDNode *Counted = MDNode::get(M.getContext(), {});
   bool Changed = false;
   for (const TakeSiteInfo &Site : SC.Sites) {
@@ -65,9 +73,11 @@ PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
     IRBuilder<> B(Site.Take->getNextNode());
     B.SetCurrentDebugLocation(Site.Take->getDebugLoc());
     Value *Lines = B.CreateThreadLocalAddress(Scratch);
+    // Line 0 takes the runtime's own anti-coalescing store (deque.h):
+    // round-robin from line 1, so no two consecutive stores share a line.
     for (unsigned K = 0; K < Add; ++K) {
-      Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt64Ty(), Lines,
-                                                 (K % WS_SCRATCH_LINES) * 8);
+      Value *Slot = B.CreateConstInBoundsGEP1_64(
+          B.getInt64Ty(), Lines, ((K + 1) % WS_SCRATCH_LINES) * 8);
       B.CreateAlignedStore(B.getInt64(K), Slot, Align(8), /*isVolatile=*/true)
           ->setMetadata(CountedStoreMD, Counted);
     }

@@ -32,9 +32,6 @@ private:
   WsOptions Opts;
 };
 
-/// The x a take needs for delta <= TargetDelta with S (at least 1).
-unsigned storesForDelta(unsigned S, unsigned TargetDelta);
-
 } // namespace wsff
 
 #endif

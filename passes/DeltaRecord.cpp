@@ -8,6 +8,7 @@
 #include "StoreCount.h"
 
 #include "ws/abi.h"
+#include "ws/delta.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
@@ -16,15 +17,27 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <cstddef>
+
 using namespace llvm;
 
 namespace wsff {
 
 static constexpr StringLiteral RecordName = "__ws_delta_record";
 
+// The record's layout as the passes build it: eight 32-bit fields, then
+// the module name.  The plugin is compiled against the runtime's header,
+// so a layout that drifted stops the build here.
+static_assert(offsetof(ws_module_record, magic) == 0 &&
+                  offsetof(ws_module_record, abi) == 7 * sizeof(uint32_t) &&
+                  offsetof(ws_module_record, module) == 8 * sizeof(uint32_t),
+              "ws_module_record is no longer eight uint32_t and a pointer");
+enum RecordField { Magic, Version, X, SCompile, Delta, Variant, Flags, Abi, Name };
+
 bool moduleHasTakes(const Module &M) {
   for (const Function &F : M) {
-    if (F.getName().starts_with("__ws_take") && !F.use_empty())
+    if (F.isDeclaration() && !F.use_empty() &&
+        abiCallEffect(F.getName()) == AbiEffect::Take)
       return true;
     for (const Instruction &I : instructions(F))
       if (const auto *CB = dyn_cast<CallBase>(&I))
@@ -35,52 +48,21 @@ bool moduleHasTakes(const Module &M) {
   return false;
 }
 
-static StringRef moduleVariant(const Module &M, const WsOptions &Opts) {
-  if (const NamedMDNode *N = M.getNamedMetadata("ws.variant"))
-    if (N->getNumOperands() && N->getOperand(0)->getNumOperands())
-      if (const auto *S = dyn_cast<MDString>(N->getOperand(0)->getOperand(0)))
-        return S->getString();
-  return Opts.Variant;
-}
-
-/// ws_module_record: magic, version, x, S, delta, variant, module id.
 static StructType *recordType(LLVMContext &Ctx) {
   Type *I32 = Type::getInt32Ty(Ctx);
-  return StructType::get(Ctx,
-                         {I32, I32, I32, I32, I32, I32, PointerType::getUnqual(Ctx)});
+  return StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, I32, I32,
+                               PointerType::getUnqual(Ctx)});
 }
 
-static Constant *recordInit(Module &M, const WsOptions &Opts, uint32_t X,
-                            uint32_t S, GlobalVariable *IdVar) {
-  LLVMContext &Ctx = M.getContext();
-  uint32_t Delta = X == WS_X_UNBOUNDED ? 1 : (uint32_t)(((uint64_t)S + X) / (X + 1ull));
-  WsOptions V = Opts;
-  V.Variant = moduleVariant(M, Opts).str();
+static Constant *recordInit(LLVMContext &Ctx, const ModuleFacts &F,
+                            Constant *IdVar) {
   Type *I32 = Type::getInt32Ty(Ctx);
-  auto U32 = [&](uint32_t N) { return ConstantInt::get(I32, N); };
-  return ConstantStruct::get(recordType(Ctx),
-                             {U32(WS_RECORD_MAGIC), U32(WS_RECORD_VERSION),
-                              U32(X), U32(S), U32(Delta), U32(V.variantId()),
-                              IdVar});
-}
-
-static GlobalVariable *createRecord(Module &M, const WsOptions &Opts) {
-  LLVMContext &Ctx = M.getContext();
-  Constant *Id = ConstantDataArray::getString(Ctx, M.getModuleIdentifier());
-  auto *IdVar = new GlobalVariable(M, Id->getType(), true,
-                                   GlobalValue::PrivateLinkage, Id,
-                                   "__ws_delta_record.module");
-  // Until the store count runs: every take() of the runtime makes one
-  // anti-coalescing store, so at least one store separates two takes.
-  Constant *Init = recordInit(M, Opts, 1,
-                              compileTimeStoreBuffer(M, Opts.StoreBuffer), IdVar);
-  auto *Record = new GlobalVariable(M, Init->getType(), true,
-                                    GlobalValue::InternalLinkage, Init,
-                                    RecordName);
-  Record->setSection(WS_RECORD_SECTION);
-  Record->setAlignment(Align(8));
-  appendToUsed(M, {Record});
-  return Record;
+  auto U32 = [&](uint64_t N) { return ConstantInt::get(I32, N); };
+  return ConstantStruct::get(
+      recordType(Ctx),
+      {U32(WS_RECORD_MAGIC), U32(WS_RECORD_VERSION), U32(F.X), U32(F.S),
+       U32(ws_delta(F.S, F.X)), U32(F.Variant), U32(F.Flags), U32(WS_ABI_VERSION),
+       IdVar});
 }
 
 /// The module's record, or null if it has none yet.  The name is the
@@ -96,7 +78,7 @@ static GlobalVariable *findRecord(Module &M, bool &Taken) {
                    ? dyn_cast<ConstantStruct>(Record->getInitializer())
                    : nullptr;
   if (Init && Init->getType() == recordType(M.getContext()) &&
-      isa<GlobalVariable>(Init->getOperand(6)))
+      isa<GlobalVariable>(Init->getOperand(Name)))
     return Record;
   Taken = true;
   error(M.getContext(), Twine(RecordName) + " is reserved for the record of "
@@ -105,10 +87,44 @@ static GlobalVariable *findRecord(Module &M, bool &Taken) {
   return nullptr;
 }
 
+std::optional<ModuleFacts> readRecord(Module &M) {
+  bool Taken;
+  GlobalVariable *Record = findRecord(M, Taken);
+  if (!Record)
+    return std::nullopt;
+  auto *Init = cast<ConstantStruct>(Record->getInitializer());
+  auto Field = [&](RecordField K) {
+    return (uint32_t)cast<ConstantInt>(Init->getOperand(K))->getZExtValue();
+  };
+  return ModuleFacts{Field(Variant), Field(X), Field(SCompile), Field(Flags)};
+}
+
+static void writeRecord(GlobalVariable *Record, const ModuleFacts &F) {
+  auto *IdVar = cast<Constant>(
+      cast<ConstantStruct>(Record->getInitializer())->getOperand(Name));
+  Record->setInitializer(recordInit(Record->getContext(), F, IdVar));
+}
+
 void ensureRecord(Module &M, const WsOptions &Opts) {
   bool Taken;
-  if (!findRecord(M, Taken) && !Taken)
-    createRecord(M, Opts);
+  if (findRecord(M, Taken) || Taken)
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Constant *Id = ConstantDataArray::getString(Ctx, M.getModuleIdentifier());
+  auto *IdVar = new GlobalVariable(M, Id->getType(), true,
+                                   GlobalValue::PrivateLinkage, Id,
+                                   "__ws_delta_record.module");
+  // Until the store count runs: every fence-free take of the runtime makes
+  // one store of its own (ws/variants.def take_stores), so at least one
+  // store separates two takes.
+  ModuleFacts F{Opts.variantId(), 1, compileTimeStoreBuffer(M, Opts.StoreBuffer),
+                Opts.CountSpawns ? WS_RECORD_COUNTS_SPAWNS : 0u};
+  auto *Record = new GlobalVariable(M, recordType(Ctx), true,
+                                    GlobalValue::InternalLinkage,
+                                    recordInit(Ctx, F, IdVar), RecordName);
+  Record->setSection(WS_RECORD_SECTION);
+  Record->setAlignment(Align(8));
+  appendToUsed(M, {Record});
 }
 
 /// Explains each take site's x (-Rpass-analysis=ws-storecount).
@@ -133,15 +149,15 @@ PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &MAM) {
   GlobalVariable *Record = findRecord(M, Taken);
   if (Taken || (!Record && !moduleHasTakes(M)))
     return PreservedAnalyses::all();
-  if (!Record)
-    Record = createRecord(M, Opts);
+  if (!Record) {
+    ensureRecord(M, Opts);
+    Record = findRecord(M, Taken);
+  }
   const StoreCountResult &SC = MAM.getResult<StoreCountAnalysis>(M);
   emitRemarks(SC);
-  uint32_t X = SC.ModuleX == UnboundedStores ? WS_X_UNBOUNDED : SC.ModuleX;
-  auto *IdVar = cast<GlobalVariable>(
-      cast<ConstantStruct>(Record->getInitializer())->getOperand(6));
-  Record->setInitializer(
-      recordInit(M, Opts, X, compileTimeStoreBuffer(M, Opts.StoreBuffer), IdVar));
+  ModuleFacts F = *readRecord(M);
+  F.X = SC.ModuleX == UnboundedStores ? WS_X_UNBOUNDED : SC.ModuleX;
+  writeRecord(Record, F);
   return PreservedAnalyses::none();
 }
 

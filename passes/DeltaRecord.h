@@ -15,6 +15,9 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace wsff {
 
 class DeltaRecordPass : public llvm::PassInfoMixin<DeltaRecordPass> {
@@ -30,9 +33,21 @@ private:
 /// Does M contain a take() (a marked T store, or a call of a take entry)?
 bool moduleHasTakes(const llvm::Module &M);
 
-/// Creates M's record if it has none: the variant of Opts and the x every
-/// take() of the runtime guarantees on its own.  ws-lower calls this, so a
-/// lowered module always tells the runtime which deque layout it inlined.
+/// What a module's record says: the one carrier of the facts ws-lower
+/// settles (variant, S at compile time, flags) for the passes after it, and
+/// of x, which ws-delta fills in, for the runtime.
+struct ModuleFacts {
+  unsigned Variant; ///< enum ws_variant_id
+  uint32_t X, S, Flags;
+};
+
+/// M's record, or none (or an error, when its name is taken otherwise).
+std::optional<ModuleFacts> readRecord(llvm::Module &M);
+
+/// Creates M's record if it has none: the variant, S and flags of Opts and
+/// the x every take() of the runtime guarantees on its own.  ws-lower calls
+/// this, so a lowered module always tells the runtime which deque layout it
+/// inlined.
 void ensureRecord(llvm::Module &M, const WsOptions &Opts);
 
 } // namespace wsff

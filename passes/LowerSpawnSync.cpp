@@ -13,6 +13,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -34,7 +36,14 @@ namespace {
 
 /// The runtime entry points, declared in the module.
 struct Runtime {
-  FunctionCallee Self, Push, Take, JoinStolen;
+  FunctionCallee Tail, Push, Take, Join;
+  /// __ws_publish_tail, for variants whose push and take do not store the
+  /// tail where __ws_tail finds it; null otherwise.
+  Function *Publish = nullptr;
+  /// Which calls cannot enter spawning code (so need no published tail).
+  std::function<const TargetLibraryInfo &(Function &)> TLI;
+  /// ws_tls_spawns, when spawns are counted (-fws-stats).
+  GlobalVariable *SpawnCount = nullptr;
 };
 
 /// Outstanding spawns at a program point: a known sequence of spawn sites,
@@ -58,20 +67,33 @@ struct SpawnStack {
 
 class FunctionLowering {
 public:
-  FunctionLowering(Function &F, const Runtime &RT) : F(F), RT(RT) {}
+  /// TailArg: the hidden argument of a clone, or null (the function finds
+  /// its tail with __ws_tail at entry).
+  FunctionLowering(Function &F, const Runtime &RT, const CloneMap &Clones,
+                   Argument *TailArg)
+      : F(F), RT(RT), Clones(Clones), TailArg(TailArg) {}
+  /// Is every spawn and sync of F well formed?  Errors for those that are
+  /// not; changes nothing a later run() would not.
+  bool check();
   bool run();
 
 private:
   bool collect();
   void analyzeStacks();
   void markCyclicSites();
-  Value *worker();
+  void setUpTail();
+  void redirectCalls();
   DebugLoc locationFor(Instruction *At) const;
+  Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
+  CallInst *emitTake(IRBuilderBase &B, Value *Slot);
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
+  void publishTail();
 
   Function &F;
   const Runtime &RT;
+  const CloneMap &Clones;
+  Argument *TailArg;
   SmallVector<SpawnSite, 4> Sites;
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
@@ -80,9 +102,10 @@ private:
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
   bool Dynamic = false;
-  Value *W = nullptr;
-  /// Dynamic functions: the most recent outstanding descriptor (the chain).
-  AllocaInst *Last = nullptr;
+  /// The owner's tail: where the next spawn goes (an alloca that mem2reg
+  /// turns into registers), and its value at entry.
+  AllocaInst *TailAddr = nullptr;
+  Value *EntryTail = nullptr;
   Value *SavedStack = nullptr;
 };
 
@@ -170,7 +193,7 @@ void FunctionLowering::markCyclicSites() {
       for (Instruction &I : *BB) {
         auto Site = SiteOfEnd.find(&I);
         if (Site != SiteOfEnd.end())
-          Sites[Site->second].DynamicDesc = true;
+          Sites[Site->second].DynamicFrame = true;
       }
   }
 }
@@ -183,49 +206,54 @@ DebugLoc FunctionLowering::locationFor(Instruction *At) const {
   return DebugLoc();
 }
 
-/// The current worker, looked up once per invocation where it is first
-/// needed: in a static function at the nearest common dominator of the
-/// spawns (fib's leaves never pay for it), else at entry.
-Value *FunctionLowering::worker() {
-  if (W)
-    return W;
-  BasicBlock *At = &F.getEntryBlock();
-  if (!Dynamic) {
-    // Spawns no path reaches (dead code, or a landing pad whose invoke
-    // became a call) are left out: they have no dominator.
-    DominatorTree DT(F);
-    BasicBlock *Common = nullptr;
-    for (const SpawnSite &S : Sites)
-      if (DT.isReachableFromEntry(S.Begin->getParent()))
-        Common = Common ? DT.findNearestCommonDominator(Common, S.Begin->getParent())
-                        : S.Begin->getParent();
-    if (Common)
-      At = Common;
-  }
-  IRBuilder<> B(At, At == &F.getEntryBlock() ? At->getFirstNonPHIOrDbgOrAlloca()
-                                              : At->getFirstInsertionPt());
+/// The tail lives in an alloca for the lowering; at entry it is the hidden
+/// argument of a clone, or what __ws_tail says.
+void FunctionLowering::setUpTail() {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> AB(&Entry, Entry.begin());
+  TailAddr = AB.CreateAlloca(AB.getPtrTy(), nullptr, "ws.tail.addr");
+  IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   B.SetCurrentDebugLocation(locationFor(Sites.front().Begin));
-  W = B.CreateCall(RT.Self, {}, "ws.worker");
-  return W;
+  EntryTail = TailArg ? static_cast<Value *>(TailArg)
+                      : B.CreateCall(RT.Tail, {}, "ws.entry.tail");
+  B.CreateStore(EntryTail, TailAddr);
+}
+
+/// Calls of spawning functions made here go to their clones, with the
+/// tail as it is at the call.
+void FunctionLowering::redirectCalls() {
+  SmallVector<std::pair<CallBase *, Function *>, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *Callee = CB->getCalledFunction())
+        if (Function *Clone = Clones.lookup(Callee))
+          Calls.push_back({CB, Clone});
+  for (auto [CB, Clone] : Calls) {
+    IRBuilder<> B(CB);
+    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
+    // The spawns still to be emitted name their live-ins and result
+    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
+    for (SpawnSite &S : Sites) {
+      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
+                   static_cast<Value *>(New));
+      if (S.ResultPtr == CB)
+        S.ResultPtr = New;
+    }
+  }
 }
 
 static MDNode *unlikelyStolen(LLVMContext &Ctx) {
   return MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
 }
 
-static Value *isStolen(IRBuilderBase &B, Value *Taken) {
-  Value *Bits = B.CreatePtrToInt(Taken, B.getInt64Ty());
-  return B.CreateICmpNE(B.CreateAnd(Bits, WS_TAKE_STOLEN), B.getInt64(0),
-                        "ws.is.stolen");
-}
-
-static CallInst *emitTake(IRBuilderBase &B, const Runtime &RT, Value *W) {
-  CallInst *Take = B.CreateCall(RT.Take, {W}, "ws.taken");
+CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
+  CallInst *Take = B.CreateCall(RT.Take, {Slot}, "ws.stolen");
   Take->setMetadata(TakeSiteMD, MDNode::get(B.getContext(), {}));
   return Take;
 }
 
-/// Take back each spawn of Stack, most recent first, before At.
+/// Take back each spawn of Stack, most recent first, before At: its slot
+/// is the one below the tail.
 void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
   LLVMContext &Ctx = F.getContext();
   for (unsigned Idx : llvm::reverse(Stack)) {
@@ -235,57 +263,58 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
                                   nullptr, nullptr, "ws.synced");
     Pre->getTerminator()->eraseFromParent();
     BasicBlock *Run = BasicBlock::Create(Ctx, "ws.run", &F, Cont);
-    BasicBlock *Stolen = BasicBlock::Create(Ctx, "ws.stolen", &F, Cont);
+    BasicBlock *Stolen = BasicBlock::Create(Ctx, "ws.join", &F, Cont);
     IRBuilder<> B(Pre);
     B.SetCurrentDebugLocation(locationFor(At));
-    Value *Taken = emitTake(B, RT, W);
-    B.CreateCondBr(isStolen(B, Taken), Stolen, Run, unlikelyStolen(Ctx));
+    Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), loadTail(B),
+                                               -(int64_t)WS_SLOT_SIZE, "ws.slot");
+    B.CreateStore(Slot, TailAddr);
+    Value *Taken = emitTake(B, Slot);
+    B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyStolen(Ctx));
     B.SetInsertPoint(Run);
-    B.CreateCall(S.Body, bodyArguments(S, S.Desc, /*LoadFromDesc=*/false, B));
+    callBody(S, Slot, nullptr, B);
     B.CreateBr(Cont);
     B.SetInsertPoint(Stolen);
-    B.CreateCall(RT.JoinStolen, {W, S.Desc});
+    B.CreateCall(RT.Join, {Slot});
+    storeStolenResult(S, Slot, B);
     B.CreateBr(Cont);
   }
 }
 
-/// Pop until no spawn of this invocation is outstanding, before At.  The
-/// descriptors form a chain, most recent first: a take after a steal says
-/// "stolen" but (THE, Chase-Lev) not which slot, so the chain says which.
+/// Take back every spawn of this invocation, down to the entry tail,
+/// before At.  Which spawn a slot holds, its thunk says.
 void FunctionLowering::lowerDynamic(Instruction *At) {
   LLVMContext &Ctx = F.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx);
   BasicBlock *Pre = At->getParent();
   BasicBlock *Cont = SplitBlock(Pre, At, static_cast<DominatorTree *>(nullptr),
                                 nullptr, nullptr, "ws.synced");
   auto *Head = BasicBlock::Create(Ctx, "ws.sync", &F, Cont);
   auto *Pop = BasicBlock::Create(Ctx, "ws.pop", &F, Cont);
-  auto *Stolen = BasicBlock::Create(Ctx, "ws.stolen", &F, Cont);
+  auto *Stolen = BasicBlock::Create(Ctx, "ws.join", &F, Cont);
   auto *Done = BasicBlock::Create(Ctx, "ws.drained", &F, Cont);
   Pre->getTerminator()->setSuccessor(0, Head);
   DebugLoc DL = locationFor(At);
 
   IRBuilder<> B(Head);
   B.SetCurrentDebugLocation(DL);
-  Value *Desc = B.CreateLoad(Ptr, Last, "ws.desc");
-  B.CreateCondBr(B.CreateIsNull(Desc), Done, Pop);
+  Value *Tail = loadTail(B);
+  B.CreateCondBr(B.CreateICmpEQ(Tail, EntryTail), Done, Pop);
 
-  // Every chained descriptor type has the link in the same field.
   B.SetInsertPoint(Pop);
-  B.CreateStore(B.CreateLoad(Ptr, B.CreateStructGEP(Sites.front().DescTy, Desc,
-                                                    SpawnSite::PrevField)),
-                Last);
-  Value *Taken = emitTake(B, RT, W);
+  Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Tail,
+                                             -(int64_t)WS_SLOT_SIZE, "ws.slot");
+  B.CreateStore(Slot, TailAddr);
+  Value *Taken = emitTake(B, Slot);
   BasicBlock *Dispatch = BasicBlock::Create(Ctx, "ws.run", &F, Stolen);
-  B.CreateCondBr(isStolen(B, Taken), Stolen, Dispatch, unlikelyStolen(Ctx));
+  B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyStolen(Ctx));
 
   B.SetInsertPoint(Stolen);
-  B.CreateCall(RT.JoinStolen, {W, Desc});
+  B.CreateCall(RT.Join, {Slot});
   B.CreateBr(Head);
 
-  // Which spawn was it?  Compare the thunk in its header.
+  // Which spawn was it?  Compare the thunk in the slot.
   B.SetInsertPoint(Dispatch);
-  Value *Thunk = Sites.size() > 1 ? B.CreateLoad(Ptr, Desc, "ws.thunk") : nullptr;
+  Value *Thunk = Sites.size() > 1 ? B.CreateLoad(B.getPtrTy(), Slot, "ws.thunk") : nullptr;
   for (unsigned I = 0; I < Sites.size(); ++I) {
     SpawnSite &S = Sites[I];
     BasicBlock *RunSite = BasicBlock::Create(Ctx, "ws.run." + Twine(I), &F, Stolen);
@@ -298,7 +327,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
     }
     IRBuilder<> R(RunSite);
     R.SetCurrentDebugLocation(DL);
-    R.CreateCall(S.Body, bodyArguments(S, Desc, /*LoadFromDesc=*/true, R));
+    callBody(S, Slot, Slot, R);
     R.CreateBr(Head);
   }
 
@@ -322,55 +351,128 @@ static bool hasOwnDynamicStack(Function &F) {
   return false;
 }
 
+bool FunctionLowering::check() {
+  if (!collect())
+    return false;
+  bool OK = true;
+  for (SpawnSite &S : Sites)
+    OK &= checkSpawnRegion(S);
+  return OK;
+}
+
 bool FunctionLowering::run() {
   if (!collect())
     return false;
   analyzeStacks();
-  if (Dynamic) {
+  if (Dynamic)
     markCyclicSites();
-    for (SpawnSite &S : Sites)
-      S.Chained = true;
-  }
   bool OwnDynamicStack = hasOwnDynamicStack(F);
+  // Results travel as values only where each sync knows its spawns.
   for (SpawnSite &S : Sites)
-    if (!outlineSpawn(S))
+    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic, Clones))
       return false;
   for (SpawnSite &S : Sites)
     removeTask(S);
+  if (Sites.empty()) {
+    for (CallInst *Sync : Syncs)
+      Sync->eraseFromParent();
+    return true;
+  }
 
+  setUpTail();
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> AB(&Entry, Entry.begin());
   for (SpawnSite &S : Sites)
-    if (!S.DynamicDesc) {
-      S.Desc = AB.CreateAlloca(S.DescTy, nullptr, "ws.desc");
-      S.Desc->setAlignment(Align(16));
+    if (S.InFrame && !S.DynamicFrame) {
+      S.Frame = AB.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
+      S.Frame->setAlignment(Align(16));
     }
-  if (Dynamic) {
-    Last = AB.CreateAlloca(AB.getPtrTy(), nullptr, "ws.last.addr");
+  bool AnyDynamicFrame =
+      any_of(Sites, [](const SpawnSite &S) { return S.InFrame && S.DynamicFrame; });
+  if (AnyDynamicFrame && !OwnDynamicStack) {
     IRBuilder<> IB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
-    IB.CreateStore(ConstantPointerNull::get(IB.getPtrTy()), Last);
-    bool AnyCyclic = any_of(Sites, [](const SpawnSite &S) { return S.DynamicDesc; });
-    if (AnyCyclic && !OwnDynamicStack)
-      SavedStack = IB.CreateStackSave("ws.stack");
+    SavedStack = IB.CreateStackSave("ws.stack");
   }
-  if (!Sites.empty())
-    worker();
-  for (SpawnSite &S : Sites)
-    emitSpawn(S, W, RT.Push, Last);
+  redirectCalls();
+  for (SpawnSite &S : Sites) {
+    IRBuilder<> B(S.End);
+    Value *Slot = loadTail(B);
+    B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, WS_SLOT_SIZE),
+                  TailAddr);
+    if (RT.SpawnCount) {
+      Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
+                    Count);
+    }
+    emitSpawn(S, Slot, RT.Push);
+  }
   for (auto &[At, St] : SyncPoints) {
     if (St.K == SpawnStack::Unreached ||
         (St.K == SpawnStack::Known && St.Sites.empty()))
       continue;
     if (Dynamic)
       lowerDynamic(At);
-    else if (!St.Sites.empty())
+    else
       lowerStatic(At, St.Sites);
   }
   for (CallInst *Sync : Syncs)
     Sync->eraseFromParent();
-  if (!Sites.empty())
-    dropAttributesTheRuntimeBreaks(F);
+  if (RT.Publish)
+    publishTail();
+  dropAttributesTheRuntimeBreaks(F);
   return true;
+}
+
+/// Can a call made where the tail is only in a register enter spawning
+/// code through an entry point (__ws_tail)?  Not a call of a clone (it
+/// gets the tail), of a task body (inlined, and looked at on its own), of
+/// the runtime, of an intrinsic, or of anything that only reads memory or
+/// cannot call back into the program.
+static bool mayEnterSpawningCode(const CallBase &CB, const Runtime &RT,
+                                 const CloneMap &Clones,
+                                 const SmallPtrSetImpl<Function *> &Ours) {
+  if (CB.isInlineAsm() || CB.onlyReadsMemory() ||
+      CB.hasFnAttr(Attribute::NoCallback))
+    return false;
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee)
+    return true;
+  if (Callee->isIntrinsic() || Callee->hasFnAttribute(CloneAttr) ||
+      Ours.count(Callee) || abiCallEffect(Callee->getName()))
+    return false;
+  if (Callee->isDeclaration()) {
+    LibFunc LF;
+    const TargetLibraryInfo &TLI = RT.TLI(*const_cast<Function *>(CB.getFunction()));
+    if (TLI.getLibFunc(*Callee, LF) && TLI.has(LF) && LF != LibFunc_qsort &&
+        LF != LibFunc_atexit)
+      return false;
+  }
+  return true;
+}
+
+/// Split and private deques keep the owner's tail out of memory; before a
+/// call that may reach an entry point, store it there (in the function and
+/// in the bodies of its tasks, whose tail is their first argument).
+void FunctionLowering::publishTail() {
+  SmallPtrSet<Function *, 8> Ours;
+  for (SpawnSite &S : Sites) {
+    Ours.insert(S.Body);
+    Ours.insert(S.Thunk);
+  }
+  auto Publish = [&](Function &Fn, function_ref<Value *(IRBuilderBase &)> Tail) {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(Fn))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (mayEnterSpawningCode(*CB, RT, Clones, Ours))
+          Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      IRBuilder<> B(CB);
+      B.CreateCall(RT.Publish, {Tail(B)});
+    }
+  };
+  Publish(F, [&](IRBuilderBase &B) { return loadTail(B); });
+  for (SpawnSite &S : Sites)
+    Publish(*S.Body, [&](IRBuilderBase &) { return S.Body->getArg(0); });
 }
 
 /// The markers must be the declarations of <ws/ws.h>, and only called.
@@ -422,6 +524,7 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
+  Type *Int = Type::getInt32Ty(Ctx);
   bool OK = true;
   auto Get = [&](StringRef Name, FunctionType *FT, bool NoUnwind = true) {
     FunctionCallee C = M.getOrInsertFunction(Name, FT);
@@ -435,18 +538,101 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     }
     return C;
   };
-  RT.Self = Get(SelfName, FunctionType::get(Ptr, false));
-  RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr, Ptr}, false));
-  RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Ptr, {Ptr}, false));
+  RT.Tail = Get(TailName, FunctionType::get(Ptr, false));
+  RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
+  RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Int, {Ptr}, false));
   // Joining runs other tasks: it is not nounwind.
-  RT.JoinStolen = Get(JoinStolenName, FunctionType::get(Void, {Ptr, Ptr}, false),
-                      /*NoUnwind=*/false);
+  RT.Join = Get(JoinName, FunctionType::get(Void, {Ptr}, false),
+                /*NoUnwind=*/false);
+  // "runtime" (no row) may run split or private deques: it publishes.
+  std::optional<VariantInfo> V = findVariant(Opts.Variant);
+  if (!V || !V->PublishesTail)
+    RT.Publish = dyn_cast<Function>(
+        Get(PublishTailName, FunctionType::get(Void, {Ptr}, false)).getCallee());
+  if (Opts.CountSpawns) {
+    Type *I64 = Type::getInt64Ty(Ctx);
+    RT.SpawnCount = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(SpawnCountName));
+    if (!RT.SpawnCount)
+      RT.SpawnCount = new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage,
+                                         nullptr, SpawnCountName, nullptr,
+                                         GlobalValue::InitialExecTLSModel);
+    if (!RT.SpawnCount->isThreadLocal() || RT.SpawnCount->getValueType() != I64) {
+      error(Ctx, Twine(SpawnCountName) + " is the wsff runtime's spawn counter; "
+                                         "the module declares it otherwise");
+      OK = false;
+    }
+  }
   return OK;
+}
+
+/// F's clone taking the tail as a hidden first argument (Cilk's fast
+/// clone): F's body moves into it, with its debug information, and F stays
+/// behind as the entry point for callers that do not know the tail
+/// (other modules, function pointers), which asks __ws_tail for it.
+Function *makeClone(Function &F, const Runtime &RT) {
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  FunctionType *FT = F.getFunctionType();
+  SmallVector<Type *, 8> Params{PointerType::getUnqual(Ctx)};
+  append_range(Params, FT->params());
+  Function *Clone =
+      Function::Create(FunctionType::get(FT->getReturnType(), Params, false),
+                       GlobalValue::InternalLinkage, F.getAddressSpace(),
+                       F.getName() + ".ws", &M);
+  Clone->copyAttributesFrom(&F);
+  Clone->setLinkage(GlobalValue::InternalLinkage);
+  Clone->setVisibility(GlobalValue::DefaultVisibility);
+  Clone->setDLLStorageClass(GlobalValue::DefaultStorageClass);
+  Clone->setComdat(nullptr);
+  Clone->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  AttributeList AL = F.getAttributes();
+  SmallVector<AttributeSet, 8> ParamAttrs{AttributeSet()};
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    ParamAttrs.push_back(AL.getParamAttrs(I));
+  Clone->setAttributes(
+      AttributeList::get(Ctx, AL.getFnAttrs(), AL.getRetAttrs(), ParamAttrs));
+  Clone->addFnAttr(CloneAttr);
+  Clone->getArg(0)->setName("ws.tail");
+
+  Clone->splice(Clone->begin(), &F);
+  for (unsigned I = 0; I < F.arg_size(); ++I) {
+    Argument *Old = F.getArg(I), *New = Clone->getArg(I + 1);
+    New->takeName(Old);
+    Old->replaceAllUsesWith(New);
+  }
+  SmallVector<std::pair<unsigned, MDNode *>, 4> MDs;
+  F.getAllMetadata(MDs);
+  for (auto [Kind, MD] : MDs)
+    Clone->setMetadata(Kind, MD);
+  F.clearMetadata();
+
+  // F: the entry point.
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &F));
+  Value *Tail = B.CreateCall(RT.Tail, {}, "ws.tail");
+  SmallVector<Value *, 8> Args{Tail};
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(Clone, Args);
+  Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
+  // Where the fast paths do not store the tail, the clone leaves the one
+  // it last published, higher than ours: give our caller its own back.
+  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  if (RT.Publish)
+    B.CreateCall(RT.Publish, {Tail});
+  if (FT->getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  F.removeFnAttr(Attribute::Naked);
+  // The entry point reads the tail and runs spawning code: whatever the
+  // user promised about F's memory holds for neither.
+  dropAttributesTheRuntimeBreaks(F);
+  return Clone;
 }
 
 } // namespace
 
-PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
@@ -456,30 +642,55 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &) {
   if (!OK)
     return PreservedAnalyses::all();
 
-  SmallVector<Function *, 8> Spawning;
-  for (StringRef Name : {SpawnBeginName, SyncName})
-    if (Function *Fn = M.getFunction(Name))
-      for (User *U : Fn->users())
-        if (auto *CB = dyn_cast<CallBase>(U))
-          if (!is_contained(Spawning, CB->getFunction()))
-            Spawning.push_back(CB->getFunction());
-  if (Spawning.empty())
+  // Functions that spawn, and those that only sync (which have nothing to
+  // take back: their syncs go away).
+  SetVector<Function *> Spawning, Syncing;
+  if (Function *Fn = M.getFunction(SpawnBeginName))
+    for (User *U : Fn->users())
+      Spawning.insert(cast<CallBase>(U)->getFunction());
+  if (Function *Fn = M.getFunction(SyncName))
+    for (User *U : Fn->users())
+      if (!Spawning.count(cast<CallBase>(U)->getFunction()))
+        Syncing.insert(cast<CallBase>(U)->getFunction());
+  if (Spawning.empty() && Syncing.empty())
     return PreservedAnalyses::all();
 
   Runtime RT;
   if (!declareRuntime(M, Opts, RT))
     return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  RT.TLI = [&FAM](Function &F) -> const TargetLibraryInfo & {
+    return FAM.getResult<TargetLibraryAnalysis>(F);
+  };
+  // A function with a malformed spawn has its error and is left as it is
+  // (valid IR: clang may go on after an error).
+  CloneMap Clones;
+  Spawning.remove_if([&](Function *F) {
+    return !FunctionLowering(*F, RT, Clones, nullptr).check();
+  });
+  // A clone for every spawning function first, so that each lowering can
+  // send the calls it makes to them.  Variadic functions keep their body
+  // and find their tail at entry; so do those the link may replace (weak,
+  // linkonce, or semantically interposable): a call bound to this
+  // module's clone would run the definition the linker did not choose.
   for (Function *F : Spawning)
-    FunctionLowering(*F, RT).run();
+    if (!F->isVarArg() && !F->isInterposable())
+      Clones[F] = makeClone(*F, RT);
+  for (Function *F : Spawning) {
+    Function *Clone = Clones.lookup(F);
+    FunctionLowering(Clone ? *Clone : *F, RT, Clones,
+                     Clone ? Clone->getArg(0) : nullptr)
+        .run();
+  }
+  for (Function *F : Syncing)
+    FunctionLowering(*F, RT, Clones, nullptr).run();
 
   for (StringRef Name : {SpawnBeginName, SpawnEndName, SyncName})
     if (Function *Fn = M.getFunction(Name))
       if (Fn->use_empty())
         Fn->eraseFromParent();
 
-  // Later passes find the variant here (the record, the store count).
-  M.getOrInsertNamedMetadata("ws.variant")
-      ->addOperand(MDNode::get(Ctx, MDString::get(Ctx, Opts.Variant)));
   ensureRecord(M, Opts);
   if (Opts.InlineAbi)
     linkAbiFastPaths(M, Opts);

@@ -4,8 +4,11 @@
 
 #include "AntiCoalesce.h"
 #include "DeltaRecord.h"
+#include "LeafSplit.h"
 #include "LowerSpawnSync.h"
+#include "ScaleInstrument.h"
 #include "StoreCount.h"
+#include "SyncTailCall.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -33,6 +36,7 @@ static bool matchPass(StringRef Name, StringRef Pass, WsOptions &Opts) {
 }
 
 void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
+  registerScalePasses(PB, Opts); // first: its pass runs before ws-lower
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
@@ -49,6 +53,10 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
           MPM.addPass(AntiCoalescePass(O));
           return true;
         }
+        if (Name == "ws-leafsplit") {
+          MPM.addPass(LeafSplitPass());
+          return true;
+        }
         if (Name == "print<ws-storecount>") {
           MPM.addPass(StoreCountPrinterPass(outs()));
           return true;
@@ -61,12 +69,31 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
         }
         return false;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ws-tre")
+          return false;
+        FPM.addPass(SyncTailCallPass());
+        return true;
+      });
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
     MAM.registerPass([] { return StoreCountAnalysis(); });
   });
   PB.registerPipelineStartEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(LowerSpawnSyncPass(Opts));
+      });
+  // Where the optimizer shapes the recursion: a sync's self-recursive call
+  // becomes a loop once the fast paths are inlined, and the leaf tests move
+  // into the callers once no other inlining will happen.
+  PB.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(SyncTailCallPass());
+      });
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LeafSplitPass());
       });
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {

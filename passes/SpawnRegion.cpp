@@ -15,6 +15,8 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <cstddef>
+
 using namespace llvm;
 
 namespace wsff {
@@ -250,6 +252,9 @@ void copyFunctionAttributes(const Function &From, Function &To) {
        {Attribute::AlwaysInline, Attribute::NoInline, Attribute::OptimizeNone,
         Attribute::Naked, Attribute::NoReturn, Attribute::Cold})
     AB.removeAttribute(K);
+  // A body or thunk is not a clone: it takes the tail, but ws-leafsplit
+  // and ws-tre must leave it alone.
+  AB.removeAttribute(CloneAttr);
   To.addFnAttrs(AB);
   dropAttributesTheRuntimeBreaks(To);
 }
@@ -263,7 +268,79 @@ void dropAttributesTheRuntimeBreaks(Function &F) {
     F.removeFnAttr(K);
 }
 
-bool outlineSpawn(SpawnSite &S) {
+/// Is the region's result handling one store of the call's value, to an
+/// address the parent computed, of a value that fits in the slot?  Then it
+/// travels as a value (SpawnSite::ResultPtr).
+static StoreInst *valueResultStore(const SpawnSite &S, ArrayRef<Instruction *> Task,
+                                   ArrayRef<AllocaInst *> Temps,
+                                   const DataLayout &DL) {
+  if (Task.size() != 2 || !Temps.empty())
+    return nullptr;
+  auto *SI = dyn_cast<StoreInst>(Task[1]);
+  if (!SI || SI->getValueOperand() != S.Call || SI->isVolatile() || SI->isAtomic())
+    return nullptr;
+  Type *Ty = S.Call->getType();
+  if (!Ty->isFirstClassType() || DL.getTypeAllocSize(Ty) > WS_SLOT_PAYLOAD ||
+      DL.getABITypeAlign(Ty) > Align(16))
+    return nullptr;
+  return SI;
+}
+
+/// Where a live-in travels: its own type, or the type its byval copy has.
+static Type *fieldType(const SpawnSite &S, unsigned I) {
+  return S.ByvalCopy[I] ? S.ByvalCopy[I] : S.LiveIns[I]->getType();
+}
+
+/// The live-ins' layout, in the slot's payload or in the spawning frame.
+static void layOut(SpawnSite &S, const DataLayout &DL, LLVMContext &Ctx,
+                   const Twine &Name) {
+  SmallVector<Type *, 8> Fields;
+  bool Byval = false;
+  for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
+    Fields.push_back(fieldType(S, I));
+    Byval |= S.ByvalCopy[I] != nullptr;
+  }
+  S.LayoutTy = StructType::create(Ctx, Fields, Name.str());
+  S.InFrame = Byval || DL.getTypeAllocSize(S.LayoutTy) > WS_SLOT_PAYLOAD ||
+              DL.getABITypeAlign(S.LayoutTy) > Align(16);
+}
+
+/// The payload of a slot (ws_slot.payload).
+static Value *payload(IRBuilderBase &B, Value *Slot) {
+  return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot,
+                                      offsetof(ws_slot, payload), "ws.payload");
+}
+
+/// Where the live-ins are for a task in Slot: the payload, or the frame
+/// descriptor it points to.
+static Value *layoutIn(const SpawnSite &S, IRBuilderBase &B, Value *Slot) {
+  Value *P = payload(B, Slot);
+  return S.InFrame ? B.CreateLoad(B.getPtrTy(), P, "ws.frame") : P;
+}
+
+/// Arguments of the body: the live-ins (a pointer to the copy for byval
+/// ones), as SSA values of the parent, or read from Layout.
+static SmallVector<Value *, 8> bodyArgs(const SpawnSite &S, Value *Layout,
+                                        Value *Frame, IRBuilderBase &B) {
+  SmallVector<Value *, 8> Args;
+  for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
+    if (S.ByvalCopy[I]) { // only ever InFrame
+      Args.push_back(B.CreateStructGEP(S.LayoutTy, Layout ? Layout : Frame, I));
+      continue;
+    }
+    if (!Layout) {
+      Args.push_back(S.LiveIns[I]);
+      continue;
+    }
+    Args.push_back(B.CreateLoad(S.LiveIns[I]->getType(),
+                                B.CreateStructGEP(S.LayoutTy, Layout, I)));
+  }
+  return Args;
+}
+
+bool checkSpawnRegion(SpawnSite &S) { return RegionSplit(S).run(); }
+
+bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
   RegionSplit Split(S);
   if (!Split.run())
     return false;
@@ -273,11 +350,22 @@ bool outlineSpawn(SpawnSite &S) {
   LLVMContext &Ctx = M.getContext();
   const DataLayout &DL = M.getDataLayout();
 
-  // Live-ins: operands of task instructions defined outside the task.
-  SmallPtrSet<const Value *, 16> InTask(Split.Task.begin(), Split.Task.end());
+  StoreInst *Result =
+      ValueTask ? valueResultStore(S, Split.Task, Split.Temps, DL) : nullptr;
+  // The instructions the body runs: the call alone for a value task.
+  ArrayRef<Instruction *> Run = Split.Task;
+  if (Result) {
+    Run = Run.take_front(1);
+    S.ResultPtr = Result->getPointerOperand();
+    S.ResultTy = Result->getValueOperand()->getType();
+    S.ResultAlign = Result->getAlign();
+  }
+
+  // Live-ins: operands of the body's instructions defined outside it.
+  SmallPtrSet<const Value *, 16> InTask(Run.begin(), Run.end());
   SmallPtrSet<const Value *, 4> Temps(Split.Temps.begin(), Split.Temps.end());
   SetVector<Value *> LiveIns;
-  for (Instruction *I : Split.Task)
+  for (Instruction *I : Run)
     for (Value *Op : I->operands()) {
       if (InTask.count(Op) || Temps.count(Op))
         continue;
@@ -312,33 +400,29 @@ bool outlineSpawn(SpawnSite &S) {
     S.ByvalCopy.push_back(OnlyByval ? Byval : nullptr);
     S.ByvalAlign.push_back(OnlyByval ? ByvalAlign : MaybeAlign());
   }
-
-  // Descriptor: the ws_task header { run, state }, the chain link in a
-  // dynamic function, then the live-ins.
-  Type *PtrTy = PointerType::getUnqual(Ctx);
-  SmallVector<Type *, 10> Fields{PtrTy, DL.getIntPtrType(Ctx)};
-  if (S.Chained)
-    Fields.push_back(PtrTy);
-  for (unsigned I = 0; I < S.LiveIns.size(); ++I)
-    Fields.push_back(S.ByvalCopy[I] ? S.ByvalCopy[I] : S.LiveIns[I]->getType());
   std::string Base = (Parent.getName() + "." + Twine(S.Index)).str();
-  S.DescTy = StructType::create(Ctx, Fields, "ws.desc." + Base);
+  layOut(S, DL, Ctx, "ws.task." + Base);
 
-  // Body: the task instructions, as a function of the live-ins.
-  SmallVector<Type *, 8> Params;
+  // Body: the task instructions, as a function of the tail and the
+  // live-ins; a value task's body returns the call's value.
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  SmallVector<Type *, 8> Params{PtrTy};
   for (Value *V : S.LiveIns)
     Params.push_back(V->getType());
-  S.Body = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+  Type *RetTy = S.returnsValue() ? S.ResultTy : Type::getVoidTy(Ctx);
+  S.Body = Function::Create(FunctionType::get(RetTy, Params, false),
                             GlobalValue::InternalLinkage, "__ws_body." + Base, M);
   copyFunctionAttributes(Parent, *S.Body);
   S.Body->addFnAttr(Attribute::AlwaysInline);
+  Argument *Tail = S.Body->getArg(0);
+  Tail->setName("ws.tail");
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", S.Body);
   ValueToValueMapTy VMap;
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
-    Argument *A = S.Body->getArg(I);
+    Argument *A = S.Body->getArg(I + 1);
     A->setName(S.LiveIns[I]->getName());
     if (S.ByvalCopy[I])
-      S.Body->addParamAttr(I, Attribute::NoAlias);
+      S.Body->addParamAttr(I + 1, Attribute::NoAlias);
     VMap[S.LiveIns[I]] = A;
   }
   for (AllocaInst *A : Split.Temps) {
@@ -347,11 +431,14 @@ bool outlineSpawn(SpawnSite &S) {
     NewA->insertInto(Entry, Entry->end());
     VMap[A] = NewA;
   }
-  for (Instruction *I : Split.Task) {
+  SmallVector<CallBase *, 4> Calls;
+  for (Instruction *I : Run) {
     Instruction *NewI = I->clone();
     NewI->setName(I->getName());
     NewI->insertInto(Entry, Entry->end());
     VMap[I] = NewI;
+    if (auto *CB = dyn_cast<CallBase>(NewI))
+      Calls.push_back(CB);
   }
   for (Instruction &I : *Entry) {
     RemapInstruction(&I, VMap,
@@ -360,14 +447,31 @@ bool outlineSpawn(SpawnSite &S) {
     if (auto *CI = dyn_cast<CallInst>(&I))
       CI->setTailCallKind(CallInst::TCK_None); // its temps live in our frame
   }
-  ReturnInst::Create(Ctx, Entry);
+  if (S.returnsValue())
+    ReturnInst::Create(Ctx, VMap[S.Call], Entry);
+  else
+    ReturnInst::Create(Ctx, Entry);
+  // The spawned call, where the body inlines at the sync: ws-tre looks for
+  // it (a self-recursive one can become a loop).
+  cast<Instruction>(VMap[S.Call])
+      ->setMetadata(SyncCallMD, MDNode::get(Ctx, {}));
+  for (CallBase *CB : Calls)
+    if (Function *Callee = CB->getCalledFunction())
+      if (Function *Clone = Clones.lookup(Callee))
+        redirectToClone(*CB, Clone, Tail);
 
-  // Thunk: what a thief runs, void(ws_task *).
-  S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false),
+  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).
+  S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
                              GlobalValue::InternalLinkage, "__ws_thunk." + Base, M);
   copyFunctionAttributes(Parent, *S.Thunk);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", S.Thunk));
-  B.CreateCall(S.Body, bodyArguments(S, S.Thunk->getArg(0), true, B));
+  Value *Slot = S.Thunk->getArg(0);
+  Value *Layout = layoutIn(S, B, Slot);
+  SmallVector<Value *, 8> Args{S.Thunk->getArg(1)};
+  append_range(Args, bodyArgs(S, Layout, nullptr, B));
+  CallInst *R = B.CreateCall(S.Body, Args);
+  if (S.returnsValue())
+    B.CreateStore(R, payload(B, Slot));
   B.CreateRetVoid();
 
   S.Task = std::move(Split.Task);
@@ -404,60 +508,84 @@ void removeTask(SpawnSite &S) {
   S.Dropped.clear();
 }
 
-SmallVector<Value *, 8> bodyArguments(const SpawnSite &S, Value *Desc,
-                                      bool LoadFromDesc, IRBuilderBase &B) {
-  SmallVector<Value *, 8> Args;
-  for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
-    Value *Field = nullptr;
-    if (LoadFromDesc || S.ByvalCopy[I])
-      Field = B.CreateStructGEP(S.DescTy, Desc, S.fieldOf(I));
-    if (S.ByvalCopy[I])
-      Args.push_back(Field);
-    else if (LoadFromDesc)
-      Args.push_back(B.CreateLoad(S.LiveIns[I]->getType(), Field));
-    else
-      Args.push_back(S.LiveIns[I]);
-  }
-  return Args;
-}
-
-void emitSpawn(SpawnSite &S, Value *W, FunctionCallee Push, AllocaInst *Last) {
+void emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   Module &M = *S.Begin->getModule();
   const DataLayout &DL = M.getDataLayout();
   IRBuilder<> B(S.End);
   B.SetCurrentDebugLocation(S.Begin->getDebugLoc());
-  if (S.DynamicDesc) {
-    S.Desc = B.CreateAlloca(S.DescTy, nullptr, "ws.desc");
-    S.Desc->setAlignment(Align(16));
+  Value *Layout = payload(B, Slot);
+  if (S.InFrame) {
+    if (S.DynamicFrame) {
+      S.Frame = B.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
+      S.Frame->setAlignment(Align(16));
+    }
+    B.CreateStore(S.Frame, Layout);
+    Layout = S.Frame;
   }
-  // The header stores are volatile: a thief needs them, and they are two
-  // of the stores the store-count analysis may rely on (two fields of a
-  // descriptor nothing else writes before the next take).
-  MDNode *Counted = MDNode::get(M.getContext(), {});
-  B.CreateAlignedStore(S.Thunk, B.CreateStructGEP(S.DescTy, S.Desc, 0),
-                       Align(8), /*isVolatile=*/true)
-      ->setMetadata(CountedStoreMD, Counted);
-  B.CreateAlignedStore(ConstantInt::get(S.DescTy->getElementType(1), 0),
-                       B.CreateStructGEP(S.DescTy, S.Desc, 1), Align(8),
-                       /*isVolatile=*/true)
-      ->setMetadata(CountedStoreMD, Counted);
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
-    Value *Field = B.CreateStructGEP(S.DescTy, S.Desc, S.fieldOf(I));
+    Value *Field = B.CreateStructGEP(S.LayoutTy, Layout, I);
     if (Type *T = S.ByvalCopy[I])
       B.CreateMemCpy(Field, DL.getABITypeAlign(T), S.LiveIns[I],
                      S.ByvalAlign[I].value_or(Align(1)), DL.getTypeAllocSize(T));
     else
       B.CreateStore(S.LiveIns[I], Field);
   }
-  if (S.Chained) {
-    B.CreateStore(B.CreateLoad(B.getPtrTy(), Last, "ws.last"),
-                  B.CreateStructGEP(S.DescTy, S.Desc, SpawnSite::PrevField));
-    B.CreateStore(S.Desc, Last);
-  }
-  B.CreateCall(Push, {W, S.Desc});
+  // The run store is volatile: a thief needs it, and it is a store the
+  // store-count analysis may rely on (its line is the slot's, which no
+  // store hits again before the next take).
+  B.CreateAlignedStore(S.Thunk, Slot, Align(WS_SLOT_SIZE), /*isVolatile=*/true)
+      ->setMetadata(CountedStoreMD, MDNode::get(M.getContext(), {}));
+  B.CreateCall(Push, {Slot});
   S.End->eraseFromParent();
   S.Begin->eraseFromParent();
   S.End = S.Begin = nullptr;
+}
+
+CallInst *callBody(const SpawnSite &S, Value *Tail, Value *Slot,
+                   IRBuilderBase &B) {
+  SmallVector<Value *, 8> Args{Tail};
+  append_range(Args, bodyArgs(S, Slot ? layoutIn(S, B, Slot) : nullptr, S.Frame, B));
+  CallInst *R = B.CreateCall(S.Body, Args);
+  if (S.returnsValue())
+    B.CreateAlignedStore(R, S.ResultPtr, S.ResultAlign);
+  return R;
+}
+
+void storeStolenResult(const SpawnSite &S, Value *Slot, IRBuilderBase &B) {
+  if (!S.returnsValue())
+    return;
+  B.CreateAlignedStore(B.CreateLoad(S.ResultTy, payload(B, Slot), "ws.stolen.result"),
+                       S.ResultPtr, S.ResultAlign);
+}
+
+CallBase *redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
+  SmallVector<Value *, 8> Args{Tail};
+  append_range(Args, CB.args());
+  SmallVector<OperandBundleDef, 1> Bundles;
+  CB.getOperandBundlesAsDefs(Bundles);
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(&CB))
+    New = InvokeInst::Create(Clone, II->getNormalDest(), II->getUnwindDest(),
+                             Args, Bundles, "", CB.getIterator());
+  else
+    New = CallInst::Create(Clone, Args, Bundles, "", CB.getIterator());
+  New->takeName(&CB);
+  New->setCallingConv(CB.getCallingConv());
+  New->setDebugLoc(CB.getDebugLoc());
+  if (MDNode *MD = CB.getMetadata(SyncCallMD))
+    New->setMetadata(SyncCallMD, MD);
+  // The call's attributes, with none for the tail in front.
+  AttributeList AL = CB.getAttributes();
+  SmallVector<AttributeSet, 8> ParamAttrs{AttributeSet()};
+  for (unsigned I = 0; I < CB.arg_size(); ++I)
+    ParamAttrs.push_back(AL.getParamAttrs(I));
+  New->setAttributes(AttributeList::get(CB.getContext(), AL.getFnAttrs(),
+                                        AL.getRetAttrs(), ParamAttrs));
+  if (auto *CI = dyn_cast<CallInst>(&CB))
+    cast<CallInst>(New)->setTailCallKind(CI->getTailCallKind());
+  CB.replaceAllUsesWith(New);
+  CB.eraseFromParent();
+  return New;
 }
 
 } // namespace wsff

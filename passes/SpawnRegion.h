@@ -5,27 +5,42 @@
 //   call @__ws_spawn_begin(ptr %res, ptr @fn)
 //   ...arguments evaluated here: they stay in the parent...
 //   %r = call @fn(args)            <- the spawned call
-//   store %r, ptr %res             <- its result handling: part of the task
+//   store %r, ptr %res             <- its result handling
 //   call @__ws_spawn_end()
 //
-// The spawned call and the instructions that depend on it become the body
-// of the task, a function of the values they use from the parent (the
-// live-ins).  The parent stores the live-ins into a task descriptor
-// { ws_task header; live-ins... } and pushes it; a thief runs the thunk,
-// which loads them back and calls the body; the parent's sync calls the
-// body directly when the task was not stolen.  Arguments passed byval are
-// copied into the descriptor at the spawn, as a call would copy them.
+// The spawned call becomes the body of a task, a function of the tail it
+// spawns from and of the values it uses from the parent (the live-ins).
+// The parent writes the live-ins into the task's deque slot (ws/abi.h) and
+// publishes it; a thief runs the thunk, which reads them back and calls the
+// body with the thief's own tail; the parent's sync calls the body directly
+// when the task was not stolen.
+//
+// When the result handling is one store of the call's value and the value
+// fits in the slot ("value" tasks), the body returns it and the parent
+// makes the store at the sync: on the fast path the value never goes
+// through memory, and after a steal the thunk has left it in the slot.
+// Otherwise the body does the result handling itself through the live-ins.
+// Live-ins that do not fit in the slot, or that a call takes by value
+// (byval: the callee's copy must outlive the slot, which the body's own
+// spawns reuse), go to a descriptor in the spawning frame instead, and the
+// slot holds a pointer to it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSFF_SPAWNREGION_H
 #define WSFF_SPAWNREGION_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
 namespace wsff {
+
+/// Spawning functions and their clones taking the tail as a hidden first
+/// argument: calls of a function made where the tail is known go to its
+/// clone.
+using CloneMap = llvm::DenseMap<llvm::Function *, llvm::Function *>;
 
 struct SpawnSite {
   unsigned Index = 0;
@@ -34,8 +49,8 @@ struct SpawnSite {
   llvm::CallBase *Call = nullptr; ///< the spawned call
   /// Values of the parent the task uses, captured at the spawn.
   llvm::SmallVector<llvm::Value *, 8> LiveIns;
-  /// Per live-in: the byval type copied into the descriptor, or null, and
-  /// the alignment the call promised for it.
+  /// Per live-in: the byval type copied into the frame descriptor, or
+  /// null, and the alignment the call promised for it.
   llvm::SmallVector<llvm::Type *, 8> ByvalCopy;
   llvm::SmallVector<llvm::MaybeAlign, 8> ByvalAlign;
   /// What leaves the parent once every spawn is outlined: the task's
@@ -44,19 +59,21 @@ struct SpawnSite {
   llvm::SmallVector<llvm::Instruction *, 16> Task;
   llvm::SmallVector<llvm::AllocaInst *, 4> Temps;
   llvm::SmallVector<llvm::Instruction *, 8> Dropped;
-  llvm::StructType *DescTy = nullptr;
+  /// Value tasks: where and how the parent stores the result at the sync.
+  llvm::Value *ResultPtr = nullptr;
+  llvm::Type *ResultTy = nullptr;
+  llvm::Align ResultAlign;
+  /// The live-ins, as laid out in the slot's payload or in the frame
+  /// descriptor (InFrame; the payload then holds a pointer to it).
+  llvm::StructType *LayoutTy = nullptr;
+  bool InFrame = false;
   llvm::Function *Body = nullptr;
   llvm::Function *Thunk = nullptr;
-  /// Descriptor storage: a static alloca, or created at the spawn.
-  llvm::AllocaInst *Desc = nullptr;
-  bool DynamicDesc = false;
-  /// In a dynamic function, descriptors are chained (field PrevField) so a
-  /// sync knows which one it is taking back.
-  bool Chained = false;
-  static constexpr unsigned PrevField = 2;
+  /// The frame descriptor: a static alloca, or made at the spawn.
+  llvm::AllocaInst *Frame = nullptr;
+  bool DynamicFrame = false;
 
-  /// Field of the descriptor holding live-in I.
-  unsigned fieldOf(unsigned I) const { return (Chained ? 3 : 2) + I; }
+  bool returnsValue() const { return ResultPtr != nullptr; }
 };
 
 /// Finds the end marker and the spawned call of S.Begin.  On a malformed
@@ -65,22 +82,40 @@ struct SpawnSite {
 /// cross a spawn).
 bool findSpawnRegion(SpawnSite &S);
 
+/// Checks that the region does no more after the call than handle its
+/// result (and moves what the task does not need before the call); reports
+/// an error and returns false otherwise.  Leaves valid IR either way.
+bool checkSpawnRegion(SpawnSite &S);
+
 /// Splits the region into what stays in the parent and the task, creates
-/// the body, the thunk and the descriptor type.  Does not touch the parent
-/// yet (but for moving what the task does not need before the call), so
-/// the next spawn sees the function as written.  Reports an error and
-/// returns false if the region does more after the call than handle its
-/// result.
-bool outlineSpawn(SpawnSite &S);
+/// the body and the thunk.  ValueTask allows the result to travel as a
+/// value (static functions).  Does not touch the parent yet (but for moving
+/// what the task does not need before the call), so the next spawn sees the
+/// function as written.  Reports an error and returns false if the region
+/// does more after the call than handle its result.
+bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones);
 
 /// Erases the task of an outlined spawn from the parent.
 void removeTask(SpawnSite &S);
 
-/// Replaces the region in the parent: fills the descriptor (S.Desc, or a
-/// new alloca at the spawn when S.DynamicDesc), links it in front of the
-/// chain at Last when S.Chained, and calls Push(W, desc).
-void emitSpawn(SpawnSite &S, llvm::Value *W, llvm::FunctionCallee Push,
-               llvm::AllocaInst *Last);
+/// Replaces the region in the parent: writes the task into Slot (and the
+/// frame descriptor) and publishes it with Push(Slot).
+void emitSpawn(SpawnSite &S, llvm::Value *Slot, llvm::FunctionCallee Push);
+
+/// The direct call of the body at a sync, with Tail for the task's own
+/// spawns: the live-ins as the parent's SSA values (Slot == null), or read
+/// from Slot.  Makes the result store of a value task.  Returns the call.
+llvm::CallInst *callBody(const SpawnSite &S, llvm::Value *Tail,
+                         llvm::Value *Slot, llvm::IRBuilderBase &B);
+
+/// After the join of a stolen value task: the result store, from the slot.
+void storeStolenResult(const SpawnSite &S, llvm::Value *Slot,
+                       llvm::IRBuilderBase &B);
+
+/// A call of a function that has a clone, made where the tail is Tail,
+/// goes to the clone.  Returns the new call, which replaced CB (erased).
+llvm::CallBase *redirectToClone(llvm::CallBase &CB, llvm::Function *Clone,
+                     llvm::Value *Tail);
 
 /// Drops the function attributes that calls into the runtime make false:
 /// pushes and takes write memory and synchronize with thieves, and a join
@@ -88,12 +123,6 @@ void emitSpawn(SpawnSite &S, llvm::Value *W, llvm::FunctionCallee Push,
 /// function, and for its task bodies and thunks, which start with its
 /// attributes.
 void dropAttributesTheRuntimeBreaks(llvm::Function &F);
-
-/// Arguments for a direct call of the body at a sync: the live-ins as SSA
-/// values (static descriptors), or loaded from Desc.
-llvm::SmallVector<llvm::Value *, 8>
-bodyArguments(const SpawnSite &S, llvm::Value *Desc, bool LoadFromDesc,
-              llvm::IRBuilderBase &B);
 
 } // namespace wsff
 

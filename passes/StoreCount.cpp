@@ -83,24 +83,23 @@ struct FunctionItems {
 };
 
 /// How a call of a declaration counts.  The runtime's entry points are
-/// modelled from their C source (runtime/src); anything else that may call
+/// described by its own table (ws/abi.def); anything else that may call
 /// back into the program is an unknown call.
 std::optional<ItemKind> classifyDeclaration(Function &F,
                                             const TargetLibraryInfo &TLI) {
-  StringRef N = F.getName();
-  if (N.starts_with("__ws_take"))
-    return ItemKind::TakeThenStore; // every path of a take stores to another line
-  if (N == "ws_the_take_conflict" || N == "ws_ffthe_take_conflict" ||
-      N == "ws_thep_take_conflict")
-    return ItemKind::Barrier; // anti-coalescing store, then the lock's xchg
-  if (N == "ws_cl_take_conflict")
-    return ItemKind::Store; // anti-coalescing store, then maybe no fence
-  if (N.starts_with("__ws_push") || N == SelfName || N == JoinStolenName ||
-      N == "ws_th_make_room" || N == "ws_self_missing" ||
-      N.starts_with("ws_split_") || N.starts_with("ws_private_"))
-    return std::nullopt; // no take; its stores are not counted
-  // Joining runs other tasks, but each after a successful steal (a CAS or a
-  // lock), so no take of theirs follows ours without a barrier between.
+  unsigned TakeStores = 0;
+  if (std::optional<AbiEffect> E = abiCallEffect(F.getName(), &TakeStores)) {
+    switch (*E) {
+    case AbiEffect::Take: // a take not inlined: its own stores after its T store
+      return TakeStores ? ItemKind::TakeThenStore : ItemKind::Take;
+    case AbiEffect::Barrier:
+      return ItemKind::Barrier;
+    case AbiEffect::None:
+      // Joining runs other tasks, but each after a successful steal (a CAS
+      // or a lock), so no take of theirs follows ours without a barrier.
+      return std::nullopt;
+    }
+  }
   if (F.isIntrinsic() || F.hasFnAttribute(Attribute::NoCallback))
     return std::nullopt;
   LibFunc LF;
@@ -437,7 +436,7 @@ StoreCountResult Analyzer::run(ModuleAnalysisManager &MAM) {
       if (auto *CB = dyn_cast<CallBase>(&I))
         if (isTakeMarker(*CB) ||
             (CB->getCalledFunction() &&
-             CB->getCalledFunction()->getName().starts_with("__ws_take")))
+             abiCallEffect(CB->getCalledFunction()->getName()) == AbiEffect::Take))
           Any = true;
   if (!Any)
     return R; // no work at all in a module without takes

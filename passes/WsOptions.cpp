@@ -2,6 +2,8 @@
 
 #include "WsOptions.h"
 
+#include "AbiNames.h"
+
 #include "ws/abi.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -29,23 +31,23 @@ cl::opt<std::string> AbiBitcodeOpt(
 cl::opt<unsigned> StoreBufferOpt("ws-store-buffer",
                                  cl::desc("S assumed at compile time"),
                                  cl::init(0));
+cl::opt<bool> StatsOpt("ws-stats",
+                       cl::desc("count spawns for WS_STATS=1"),
+                       cl::init(false));
 cl::opt<unsigned> TargetDeltaOpt("ws-target-delta",
                                  cl::desc("pad take paths until delta <= N"),
                                  cl::init(0));
+cl::opt<std::string> ScaleOpt("ws-scale",
+                              cl::desc("measure work and span: off "
+                                       "(default), time or instructions"),
+                              cl::init("off"));
 } // namespace
 
 namespace wsff {
 
 unsigned WsOptions::variantId() const {
-  return StringSwitch<unsigned>(Variant)
-      .Case("the", WS_VARIANT_THE)
-      .Case("cl", WS_VARIANT_CL)
-      .Case("ffthe", WS_VARIANT_FFTHE)
-      .Case("ffcl", WS_VARIANT_FFCL)
-      .Case("thep", WS_VARIANT_THEP)
-      .Case("split", WS_VARIANT_SPLIT)
-      .Case("private", WS_VARIANT_PRIVATE)
-      .Default(WS_VARIANT_RUNTIME);
+  std::optional<VariantInfo> V = findVariant(Variant);
+  return V ? V->Id : (unsigned)WS_VARIANT_RUNTIME;
 }
 
 static Error badValue(StringRef Key, StringRef Value, StringRef Accepts) {
@@ -66,13 +68,15 @@ static Error parseUnsigned(StringRef Key, StringRef Value, unsigned &Out) {
 Error WsOptions::set(StringRef KeyValue) {
   auto [Key, Value] = KeyValue.split('=');
   if (Key == "variant") {
-    if (!StringSwitch<bool>(Value)
-             .Cases("the", "cl", "ffthe", "ffcl", "thep", true)
-             .Cases("split", "private", "runtime", true)
-             .Default(false))
-      return badValue(Key, Value,
-                      "the, cl, ffthe, ffcl, thep, split, private or runtime");
+    if (!findVariant(Value) && Value != "runtime")
+      return badValue(Key, Value, variantList() + " or runtime");
     Variant = Value.str();
+    return Error::success();
+  }
+  if (Key == "stats") {
+    if (Value != "0" && Value != "1")
+      return badValue(Key, Value, "0 or 1");
+    CountSpawns = Value == "1";
     return Error::success();
   }
   if (Key == "fence") {
@@ -90,10 +94,16 @@ Error WsOptions::set(StringRef KeyValue) {
     return parseUnsigned(Key, Value, StoreBuffer);
   if (Key == "target-delta")
     return parseUnsigned(Key, Value, TargetDelta);
+  if (Key == "scale") {
+    if (Value != "off" && Value != "time" && Value != "instructions")
+      return badValue(Key, Value, "off, time or instructions");
+    Scale = Value == "off" ? "" : Value.str();
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
-      formatv("unknown wsff option '{0}' (known: variant, fence, abi-bc, "
-              "store-buffer, target-delta)",
+      formatv("unknown wsff option '{0}' (known: variant, stats, fence, "
+              "abi-bc, store-buffer, target-delta, scale)",
               Key)
           .str());
 }
@@ -107,7 +117,10 @@ WsOptions WsOptions::fromCommandLine() {
   if (!AbiBitcodeOpt.empty())
     cantFail(O.set("abi-bc=" + AbiBitcodeOpt));
   O.StoreBuffer = StoreBufferOpt;
+  O.CountSpawns = StatsOpt;
   O.TargetDelta = TargetDeltaOpt;
+  if (Error E = O.set("scale=" + ScaleOpt))
+    report_fatal_error(std::move(E), false);
   return O;
 }
 

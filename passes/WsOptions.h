@@ -18,9 +18,11 @@
 namespace wsff {
 
 struct WsOptions {
-  /// the|cl|ffthe|ffcl|thep|split|private, or "runtime" (generic entry
-  /// points: the variant is chosen by WS_DEQUE at start-up).
+  /// A variant of ws/variants.def, or "runtime" (generic entry points: the
+  /// variant is chosen by WS_DEQUE at start-up).
   std::string Variant = "thep";
+  /// Count spawns for WS_STATS=1 (one increment per spawn).
+  bool CountSpawns = false;
   /// Fenced variants use mfence instead of xchg (the paper's setting).
   bool MFence = false;
   /// Bitcode with the runtime's fast paths; empty: next to the plugin.
@@ -31,6 +33,9 @@ struct WsOptions {
   unsigned StoreBuffer = 0;
   /// Pad take paths so that delta <= TargetDelta (0: no padding).
   unsigned TargetDelta = 0;
+  /// Measure work and span (ws-scale): "" (no), "time" (a clock chosen at
+  /// run time), "instructions" (IR instructions counted, ws-scale-count).
+  std::string Scale;
 
   /// The numeric id stored in module records (enum ws_variant_id).
   unsigned variantId() const;

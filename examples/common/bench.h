@@ -22,6 +22,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef WS_SCALE
+#include <ws/scale.h>
+#endif
+
 typedef struct bench_param {
   const char *name; /* shown in the usage line */
   long def;         /* default input */
@@ -82,15 +86,27 @@ static inline double bench_read(clockid_t id) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static inline bench_clock bench_start(void) {
+static inline bench_clock bench_now(void) {
   bench_clock c;
   c.wall = bench_read(CLOCK_MONOTONIC);
   c.cpu = bench_read(CLOCK_PROCESS_CPUTIME_ID);
   return c;
 }
 
+/* Built with -fws-scale, the timed region is also a ws-scale region,
+ * "timed": its work and span are a row of the report (docs/scale.md). */
+static inline bench_clock bench_start(void) {
+#ifdef WS_SCALE
+  ws_scale_begin("timed");
+#endif
+  return bench_now();
+}
+
 static inline bench_clock bench_stop(bench_clock start) {
-  bench_clock c = bench_start();
+  bench_clock c = bench_now();
+#ifdef WS_SCALE
+  ws_scale_end("timed");
+#endif
   c.wall -= start.wall;
   c.cpu -= start.cpu;
   return c;

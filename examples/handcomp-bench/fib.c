@@ -17,39 +17,33 @@
 #define TAKE WS_CAT(__ws_take_, WS_BENCH_VARIANT)
 
 /* The record ws-clang would emit: it makes the runtime use this variant
- * (and refuse a different WS_DEQUE).  x = 1: every take of the runtime
- * makes one store of its own before the next take can start. */
+ * (and refuse a different WS_DEQUE).  x = 1: every fence-free take of the
+ * runtime makes one store of its own before the next take can start. */
 __attribute__((used, section(WS_RECORD_SECTION), aligned(8)))
 static const ws_module_record bench_record = {
-    WS_RECORD_MAGIC, WS_RECORD_VERSION, 1, 256, 128, WS_BENCH_VARIANT_ID,
-    "examples/handcomp-bench/fib.c"};
+    WS_RECORD_MAGIC, WS_RECORD_VERSION, 1, 256, 128, WS_BENCH_VARIANT_ID, 0,
+    WS_ABI_VERSION, "examples/handcomp-bench/fib.c"};
 
-typedef struct fib_task {
-  ws_task hdr;
-  long n;
-  long result;
-} fib_task;
+static long fib(ws_slot *tail, long n);
 
-static long fib(long n);
-
-static void fib_run(ws_task *t) {
-  fib_task *d = (fib_task *)t;
-  d->result = fib(d->n);
+static void fib_run(ws_slot *self, ws_slot *tail) {
+  long *payload = (long *)self->payload;
+  payload[0] = fib(tail, payload[0]);
 }
 
-static long fib(long n) {
+static long fib(ws_slot *tail, long n) {
   if (n < 2)
     return n;
-  ws_worker *w = __ws_self();
-  fib_task d = {{fib_run, 0}, n - 1, 0};
-  PUSH(w, &d.hdr);
-  long b = fib(n - 2);
+  tail->run = fib_run;
+  *(long *)tail->payload = n - 1;
+  PUSH(tail);
+  long b = fib(tail + 1, n - 2);
   long a;
-  if (!((uintptr_t)TAKE(w) & WS_TAKE_STOLEN)) {
-    a = fib(d.n);
+  if (!TAKE(tail)) {
+    a = fib(tail, n - 1);
   } else {
-    __ws_join_stolen(w, &d.hdr);
-    a = d.result;
+    __ws_join(tail);
+    a = *(long *)tail->payload;
   }
   return a + b;
 }
@@ -62,7 +56,7 @@ int main(int argc, char **argv) {
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  long f = fib(n);
+  long f = fib(__ws_tail(), n);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   printf("fib(%ld) = %ld time_s=%.6f\n", n, f,
          (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);

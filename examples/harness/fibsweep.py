@@ -24,6 +24,7 @@ import os
 import statistics
 import sys
 
+import machine
 import runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -107,11 +108,13 @@ def main(argv):
         body.append(cells)
     stats = sorted({f"{r['variant']}: S={r['S']} delta={r['delta']} x={r['x']}"
                     for r in rows if r["variant"]})
+    described = machine.page_head(os.path.join(bindir, f"fib_{builds[0]}"), ["2"],
+                                  a.store_buffer, argv)
     text = "\n".join(
         [f"# fib(n): T1/T_S, fenced against fence-free, T1/T2", "",
          "Written by `examples/harness/fibsweep.py`.  Medians of "
          f"{a.reps} interleaved repetitions; one worker by CPU time, two by wall time.",
-         "", "Runtime (WS_STATS): " + "; ".join(stats), "",
+         "", described, "Runtime (WS_STATS): " + "; ".join(stats), "",
          "| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
         ["| " + " | ".join(c) + " |" for c in body]) + "\n"
     runner.write_report(os.path.join(a.out, "fibsweep.md"), text)

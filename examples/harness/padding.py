@@ -29,12 +29,13 @@ import statistics
 import subprocess
 import sys
 
+import machine
 import runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
 STATS_RE = re.compile(r"^ws: variant=(\S+) workers=(\d+) S=(\d+) delta=(\d+) x=(\d+) "
-                      r"spawns=(\d+) steals=(\d+) aborts=(\d+)", re.M)
+                      r"spawns=(\d+|uncounted) steals=(\d+) aborts=(\d+)", re.M)
 
 
 def build(a, bindir, variant, target):
@@ -126,6 +127,8 @@ def main(argv):
              "timing of the computation.  T1/T1(none): what the padding stores "
              "cost on one worker.  T1/T2: the speed-up on two workers.",
              "",
+             machine.page_head(exes[(a.variants.split(",")[0], None)], ["2"],
+                               a.store_buffer, argv),
              "| variant | target | x | delta | T1 (s) | T1/T1(none) | T2 (s) | T1/T2 "
              "| steals (P=2) | aborts (P=2) |",
              "|---|---|---|---|---|---|---|---|---|---|"]

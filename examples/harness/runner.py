@@ -10,7 +10,7 @@ import time
 TIME_RE = re.compile(r"^time: ([0-9.]+)$", re.M)
 CPU_RE = re.compile(r"^cpu: ([0-9.]+)$", re.M)
 STATS_RE = re.compile(r"^ws: variant=(\S+) workers=\d+ S=(\S+) delta=(\S+) x=(\S+) "
-                      r"spawns=(\d+) steals=(\d+).*? fence=(\S+)", re.M)
+                      r"spawns=(\d+|uncounted) steals=(\d+).*? fence=(\S+)", re.M)
 
 FIELDS = ["bench", "size", "build", "workers", "rep", "status", "time_s",
           "cpu_s", "wall_s", "spawns", "steals", "variant", "fence", "S", "delta", "x",
@@ -47,6 +47,8 @@ def run_one(exe, args, env, timeout):
     if s:
         (row["variant"], row["S"], row["delta"], row["x"], row["spawns"],
          row["steals"], row["fence"]) = s.groups()
+        if row["spawns"] == "uncounted":  # counted only with -fws-stats
+            row["spawns"] = ""
     return row
 
 

@@ -116,8 +116,10 @@ class Summary:
         return ratio(self.get(bench, fenced, p), self.get(bench, free, p))
 
     def speedup(self, bench, build, p):
-        """T1 / TP of one build against itself, in wall time."""
-        return ratio(self.get(bench, build, 1, wall=True), self.get(bench, build, p))
+        """T1 / TP of one build against itself, both in wall time (so
+        P=1 is exactly 1; get() alone gives the CPU time at one worker)."""
+        return ratio(self.get(bench, build, 1, wall=True),
+                     self.get(bench, build, p, wall=True))
 
     def peer_ratio(self, bench, peer, p):
         """TP(peer) / TP(ours): above 1, we are ahead."""

@@ -1,13 +1,16 @@
 """Unit tests of the harness's arithmetic: medians, ratios of medians,
 geometric means, failed cells, and the targets."""
 
+import glob
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import plots  # noqa: E402
 import summary  # noqa: E402
+from suite import PEER_BUILDS, WS_BUILDS  # noqa: E402
 
 
 def row(bench, build, workers, rep, time_s, status="ok", spawns="", steals="",
@@ -66,6 +69,39 @@ class SummaryTest(unittest.TestCase):
         s = summary.Summary(rows)
         self.assertAlmostEqual(s.overhead("fib", "thep"), 1.2)   # CPU: 1.2 / 1.0
         self.assertAlmostEqual(s.speedup("fib", "thep", 2), 3.0)  # wall: 3.0 / 1.0
+
+    def test_speedup_at_one_worker_is_one(self):
+        # Wall and CPU time differ at P=1 (a parallel runtime's idle
+        # workers, a loaded machine); T1/T1 must not mix them.
+        rows = [row("lud", "the", 1, 1, 2.2), row("lud", "the", 2, 1, 1.2)]
+        rows[0]["cpu_s"], rows[1]["cpu_s"] = "1.0", "2.3"
+        s = summary.Summary(rows)
+        self.assertEqual(s.speedup("lud", "the", 1), 1.0)
+        self.assertAlmostEqual(s.speedup("lud", "the", 2), 2.2 / 1.2)
+
+    def test_every_build_has_its_own_colour(self):
+        def rgb(c):
+            return [int(c[i:i + 2], 16) for i in (1, 3, 5)]
+
+        builds = WS_BUILDS + PEER_BUILDS
+        self.assertEqual(sorted(plots.COLOURS), sorted(builds))
+        closest = min((sum((x - y) ** 2 for x, y in zip(rgb(plots.COLOURS[a]),
+                                                       rgb(plots.COLOURS[b]))) ** 0.5, a, b)
+                      for i, a in enumerate(builds) for b in builds[i + 1:])
+        self.assertGreater(closest[0], 60, f"{closest[1]} and {closest[2]} look alike")
+
+    def test_every_results_page_names_its_cpu_and_s(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        pages = glob.glob(os.path.join(root, "docs", "results", "**", "*.md"), recursive=True)
+        pages = [p for p in pages if os.path.basename(p) != "machine.md"]
+        self.assertTrue(pages)
+        for page in pages:
+            with open(page) as f:
+                text = f.read()
+            with self.subTest(page=os.path.relpath(page, root)):
+                self.assertRegex(text, r"(CPU|Machine): \S")
+                self.assertRegex(text, r"\bS( \(the store-buffer bound the runs used\): |=)\d+")
+                self.assertRegex(text, r"Regenerate: `|Produced by `")
 
     def test_targets(self):
         t = {what: (x, ok) for what, x, _, ok in self.s.targets()}

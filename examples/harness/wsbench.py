@@ -147,6 +147,23 @@ def run(a, csv_path):
         sys.stderr.write("\n")
 
 
+def write_machine(a, argv, csv_path):
+    """machine.md next to the CSV: the CPU, the S the runs use, the
+    software and the command, taken now, before the runs, so that a later
+    --summarize describes the machine that ran them, not its own."""
+    _, found, _ = plan(a)
+    bench, prog, sizes, builds = found[0]
+    ours = [b for b in builds if suite.kind(b) == "ws"]
+    if ours:
+        exe = os.path.join(a.build, "examples", "bin", f"{prog}_{ours[0]}")
+        s_text = machine.s_line(*machine.resolved_s(exe, sizes["small"], a.store_buffer))
+    else:
+        s_text = "S: none (no build of our runtime in these runs)"
+    text = machine.describe(s_text, machine.command(__file__, argv))
+    with open(os.path.join(os.path.dirname(csv_path), "machine.md"), "w") as f:
+        f.write(text)
+
+
 def report(a, csv_path):
     """Writes results.md and the figures; returns the number of failed
     runs."""
@@ -154,6 +171,12 @@ def report(a, csv_path):
         rows = list(csv.DictReader(f))
     if not rows:
         sys.exit(f"wsbench: {csv_path} has no runs")
+    try:
+        with open(os.path.join(os.path.dirname(csv_path), "machine.md")) as f:
+            described = f.read()
+    except OSError:
+        described = (f"- CPU and S: not recorded (no machine.md next to {csv_path}; "
+                     "the harness writes it with every run)\n")
     s = summary.Summary(rows)
     figures = plots.draw(s, a.out)
     reps = max(int(r["rep"]) for r in rows)
@@ -161,9 +184,10 @@ def report(a, csv_path):
     bad = [r for r in rows if r["status"] != "ok"]
     with open(os.path.join(a.out, "results.md"), "w") as f:
         f.write("# wsff benchmark results\n\n")
-        f.write("Written by `examples/harness/wsbench.py` (see docs/benchmarks.md); "
-                "regenerate with the same command.\n\n")
-        f.write(machine.describe() + "\n")
+        f.write("Written by `examples/harness/wsbench.py` (see docs/benchmarks.md) "
+                "from the runs in results.csv; the command below runs them again "
+                "and rewrites this page, its CSV files and its figures.\n\n")
+        f.write(described + "\n")
         f.write(f"Every figure is a **median of {reps} interleaved runs** "
                 f"({', '.join(sizes)} inputs; each repetition runs every configuration "
                 "once, in a shuffled order), and comparisons are ratios of medians. "
@@ -191,7 +215,9 @@ def report(a, csv_path):
         if isinstance(figures, str):
             f.write(f"## Figures\n\n{figures.capitalize()}.\n")
         else:
-            f.write("## Figures\n\n" + "".join(f"![{n}]({n})\n\n" for n in figures))
+            f.write("## Figures\n\nEach is drawn from the CSV of the same name "
+                    "(" + ", ".join(n.replace(".png", ".csv") for n in figures) + ").\n\n"
+                    + "".join(f"![{n}]({n})\n\n" for n in figures))
     print(f"wsbench: wrote {a.out}/results.md" +
           (f" ({figures})" if isinstance(figures, str) else f" and {', '.join(figures)}"),
           file=sys.stderr)
@@ -206,6 +232,7 @@ def main(argv):
     os.makedirs(a.out, exist_ok=True)
     csv_path = a.summarize or os.path.join(a.out, "results.csv")
     if not a.summarize:
+        write_machine(a, argv, csv_path)
         run(a, csv_path)
     return 1 if report(a, csv_path) else 0
 

@@ -18,8 +18,22 @@ using namespace llvm;
 namespace wsfuzz {
 namespace {
 
-const char *const Variants[] = {"the",  "cl",    "ffthe",   "ffcl",
-                                "thep", "split", "private"};
+const char *const Variants[] = {
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
+                   summary)                                                    \
+  #name,
+#include "ws/variants.def"
+#undef WS_VARIANT
+};
+
+/// The runtime functions compiled code calls (ws/abi.def).
+const char *const AbiCalls[] = {
+#define WS_ABI_CALL(name, effect) #name,
+#define WS_ABI_STORE(helper, kind)
+#include "ws/abi.def"
+#undef WS_ABI_CALL
+#undef WS_ABI_STORE
+};
 
 const char *const BuiltinNames[] = {"__ws_spawn_begin", "__ws_spawn_end",
                                     "__ws_sync"};
@@ -33,12 +47,14 @@ std::string reservedName(Function &F, Rng &R) {
     return "__ws_delta_record";
   case 1:
     return "__ws_delta_record.module";
-  case 2:
-    return "ws_tls_scratch";
+  case 2: {
+    const char *TLS[] = {"ws_tls_scratch", "ws_tls_spawns", "ws_my_dq"};
+    return TLS[below(R, 3)];
+  }
   case 3:
-    return "__ws_self";
+    return AbiCalls[below(R, std::size(AbiCalls))];
   case 4:
-    return "__ws_join_stolen";
+    return (F.getName() + ".ws").str();
   case 5:
     return "__ws_push_" + randomVariant(R);
   case 6:
@@ -50,7 +66,7 @@ std::string reservedName(Function &F, Rng &R) {
   case 9:
     return ("__ws_thunk." + F.getName() + ".0").str();
   case 10:
-    return "ws_" + randomVariant(R) + "_take_conflict";
+    return (F.getName() + ".entry").str();
   default:
     return BuiltinNames[below(R, 3)];
   }
@@ -155,23 +171,8 @@ void misuseBuiltin(Function &F, Instruction &At, Rng &R) {
 void wsMetadata(Function &F, Rng &R) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
-  if (chance(R, 30)) {
-    NamedMDNode *N = M.getOrInsertNamedMetadata("ws.variant");
-    SmallVector<Metadata *, 2> Ops;
-    switch (below(R, 4)) {
-    case 0:
-      Ops.push_back(MDString::get(Ctx, randomVariant(R)));
-      break;
-    case 1:
-      Ops.push_back(MDString::get(Ctx, "wsfuzz"));
-      break;
-    case 2:
-      Ops.push_back(ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), 7)));
-      break;
-    default: // no operand at all
-      break;
-    }
-    N->addOperand(MDNode::get(Ctx, Ops));
+  if (chance(R, 20)) { // a function that says it is a clone of ws-lower's
+    F.addFnAttr("ws-clone");
     return;
   }
   SmallVector<Instruction *, 32> Insts;
@@ -179,8 +180,8 @@ void wsMetadata(Function &F, Rng &R) {
     Insts.push_back(&I);
   if (Insts.empty())
     return;
-  const char *Kinds[] = {"ws.take", "ws.store", "ws.tstore"};
-  oneOf(R, Insts)->setMetadata(Kinds[below(R, 3)], MDNode::get(Ctx, {}));
+  const char *Kinds[] = {"ws.take", "ws.store", "ws.tstore", "ws.sync.call"};
+  oneOf(R, Insts)->setMetadata(Kinds[below(R, 4)], MDNode::get(Ctx, {}));
 }
 
 /// A take site the store count must see: a call of a take entry point,
@@ -192,7 +193,7 @@ void takeSite(Function &F, Instruction &At, Rng &R) {
   ValuePool Pool(At, R);
   switch (below(R, 4)) {
   case 0: {
-    FunctionType *FT = FunctionType::get(Ptr, {Ptr}, false);
+    FunctionType *FT = FunctionType::get(Type::getInt32Ty(Ctx), {Ptr}, false);
     callAt(At, FT, M.getOrInsertFunction("__ws_take_" + randomVariant(R), FT).getCallee(),
            Pool);
     return;
@@ -203,15 +204,15 @@ void takeSite(Function &F, Instruction &At, Rng &R) {
     return;
   }
   case 2: {
-    FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
+    FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false);
     callAt(At, FT, M.getOrInsertFunction("__ws_push_" + randomVariant(R), FT).getCallee(),
            Pool);
     return;
   }
   default: {
-    FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false);
+    FunctionType *FT = FunctionType::get(Type::getInt32Ty(Ctx), {Ptr}, false);
     callAt(At, FT,
-           M.getOrInsertFunction("ws_" + randomVariant(R) + "_take_conflict", FT).getCallee(),
+           M.getOrInsertFunction(AbiCalls[below(R, std::size(AbiCalls))], FT).getCallee(),
            Pool);
     return;
   }

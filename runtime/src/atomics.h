@@ -8,6 +8,7 @@
 #define WS_ATOMICS_H
 
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -49,6 +50,23 @@
 #else
 #define WS_TAKE_MARK() WS_COMPILER_BARRIER()
 #endif
+
+/* The owner's relaxed reads of words thieves write (H, a thief's request),
+ * on its fast paths, in a form the compiler folds into the compare that
+ * uses them: clang folds a volatile load into a cmp, not an atomic one.
+ * x86 reads an aligned word of these sizes in one access, which is all a
+ * relaxed atomic load gives; the compiler neither merges nor removes a
+ * volatile read.  A read of part of a word (the low half of H) is one
+ * access to that part. */
+static inline uint32_t ws_peek32(const volatile void *p) {
+  return *(const volatile uint32_t *)p;
+}
+static inline uint16_t ws_peek16(const volatile void *p) {
+  return *(const volatile uint16_t *)p;
+}
+static inline uint8_t ws_peek8(const volatile void *p) {
+  return *(const volatile uint8_t *)p;
+}
 
 static inline void ws_cpu_relax(void) {
 #if WS_TSO

@@ -6,12 +6,16 @@
 #define WS_CACHE_LINE 64
 #endif
 
-/* Deque capacity (tasks) when WS_DEQUE_SIZE is not set, and its bounds. */
+/* Deque capacity (tasks) when WS_DEQUE_SIZE is not set, and its bounds.
+ * A task takes a 64-byte slot (ws/abi.h), reserved, not committed, until a
+ * spawn reaches it; a stolen slot stays taken until its join, so a loop of
+ * n spawns before a sync needs n slots however many are stolen.  The
+ * slots of one deque must span less than 2^31 bytes (tailhead.h). */
 #ifndef WS_DEFAULT_DEQUE_SIZE
-#define WS_DEFAULT_DEQUE_SIZE 65536
+#define WS_DEFAULT_DEQUE_SIZE (1L << 20)
 #endif
 #define WS_MIN_DEQUE_SIZE 16
-#define WS_MAX_DEQUE_SIZE (1L << 26)
+#define WS_MAX_DEQUE_SIZE (1L << 24)
 
 #define WS_MAX_WORKERS 1024
 
@@ -19,7 +23,7 @@
  * is in ws/cpus.def, which the compiler reads too. */
 #define WS_MAX_STORE_BUFFER 65536
 
-/* Worker thread stacks: spawn loops keep descriptors on the stack. */
+/* Worker thread stacks: as deep as the main thread's may grow by default. */
 #ifndef WS_WORKER_STACK_SIZE
 #define WS_WORKER_STACK_SIZE (64UL << 20)
 #endif

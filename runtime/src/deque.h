@@ -1,21 +1,26 @@
 /*
  * deque.h — the one interface every deque variant implements, and the
- * memory layout of each.
+ * deque's memory layout.
  *
- *   put(w, t)          owner: push t at the tail (the bottom of the stack)
- *   take(w)            owner: remove the most recent task; returns it, or
- *                      WS_STOLEN(t) when a thief got it first (t is then a
- *                      hint only: once THE or Chase-Lev lose a task their
- *                      window has moved up, and later stolen takes of the
- *                      same frame report the same slot; the caller knows
- *                      which descriptor it pushed), or WS_EMPTY
- *   steal(victim, me)  thief: remove the oldest task; returns it, WS_EMPTY,
- *                      or WS_ABORT (the relaxed specification of paper 000
- *                      §4: "could not tell", nothing changed)
+ * A deque is an array of task slots (ws/abi.h) and a control block.  The
+ * owner's control block lives in its thread's TLS (ws_my_dq), so the fast
+ * paths compiled into user code address it directly, with no worker pointer;
+ * thieves reach it through ws_worker.dq.  Slots never move: a stolen task
+ * is run in its slot by the thief and the slot stays the owner's until the
+ * owner joins it, so the tail a sync holds always points at its own task.
  *
- * Variants: the, cl (fenced baselines), ffthe, ffcl, thep (paper 000
- * Figs. 2-5), split (Lace, paper 003 Fig. 4), private (receiver-initiated
- * private deques, Acar et al. PPoPP'13 as implemented in Lace §4).
+ *   push(q, t)          owner: publish the task written into slot t, the tail
+ *   take(q, t)          owner: take slot t back (the tail is t + 1): 0 when
+ *                       the owner has it, 1 when a thief got it first
+ *   steal(q, thief)     thief: claim the oldest task; returns its slot,
+ *                       WS_EMPTY, or WS_ABORT (the relaxed specification of
+ *                       paper 000 §4: "could not tell", nothing changed)
+ *   reset(q, t)         owner, after the join of stolen slot t: the deque is
+ *                       empty and its tail is t again
+ *
+ * Variants (ws/variants.def): the, cl (fenced baselines), ffthe, ffcl, thep
+ * (paper 000 Figs. 2-5), split (Lace, paper 003 Fig. 4), private
+ * (receiver-initiated private deques, Acar et al. PPoPP'13 as in Lace §4).
  */
 #ifndef WS_DEQUE_H
 #define WS_DEQUE_H
@@ -27,112 +32,120 @@
 #include "atomics.h"
 #include "ws/abi.h"
 
-#define WS_EMPTY ((ws_task *)0)
-#define WS_ABORT ((ws_task *)(uintptr_t)2)
-#define WS_STOLEN(t) ((ws_task *)((uintptr_t)(t) | WS_TAKE_STOLEN))
+#define WS_EMPTY ((ws_slot *)0)
+#define WS_ABORT ((ws_slot *)(uintptr_t)2)
 
-static inline int ws_is_task(const ws_task *r) {
-  return r != WS_EMPTY && ((uintptr_t)r & 7) == 0;
-}
-static inline int ws_is_stolen(const ws_task *r) {
-  return ((uintptr_t)r & 7) == WS_TAKE_STOLEN;
-}
-static inline ws_task *ws_untag(const ws_task *r) {
-  return (ws_task *)((uintptr_t)r & ~(uintptr_t)7);
+static inline int ws_is_task(const ws_slot *r) {
+  return r != WS_EMPTY && r != WS_ABORT;
 }
 
-/* The owner re-reading a slot it wrote itself: no other thread writes
- * slots, so a plain load is race-free.  The mask makes the pointer visibly
- * untagged: compiled code that only tests the stolen bit folds the test,
- * and then the load, away on this path. */
-static inline ws_task *ws_own_slot(ws_task *const *slot) {
-  return (ws_task *)((uintptr_t)*slot & ~(uintptr_t)7);
-}
+typedef struct ws_worker ws_worker;
 
-/* THE, Chase-Lev and their fence-free forms (paper 000 Fig. 2a layout):
- * non-wrapping indices T (tail, owner) and H (head, thieves) into a cyclic
- * array of W = mask+1 task pointers. */
-typedef struct ws_thedeque {
-  /* Owner line: T is written by every put and take, read by thieves. */
-  alignas(WS_CACHE_LINE) _Atomic int64_t T;
-  ws_task **tasks; /* slots: the owner writes, thieves read (__atomic) */
-  int64_t mask;
-  int64_t h_seen;  /* a lower bound of H, for the owner's overflow check */
-  int packed_head; /* THEP: H holds <s:32, h:32> */
-  /* Thieves' line: H (THEP: the heartbeat counter s and h) and the lock. */
-  alignas(WS_CACHE_LINE) _Atomic uint64_t H;
-  _Atomic int lock;
-  /* THEP's echo P, written by the worker, read by a waiting thief. */
-  alignas(WS_CACHE_LINE) _Atomic int64_t P;
-} ws_thedeque;
-
-/* Lace's split deque: tasks [0, tail) are stolen, [tail, split) shared,
- * [split, head) private to the owner.  tail and split are adjacent 32-bit
- * halves of one word so thieves can CAS them together while the owner
- * stores split alone. */
-typedef struct ws_splitdeque {
-  alignas(WS_CACHE_LINE) union {
-    _Atomic uint64_t ts;
+typedef struct ws_dq {
+  /* Owner line.  T: the owner's tail.  The THE family publishes it to
+   * thieves at every push and take; split and private keep it for entry
+   * points (__ws_tail) only. */
+  alignas(WS_CACHE_LINE) ws_slot *_Atomic T;
+  ws_slot *end;  /* one past the last slot: a guard page */
+  ws_slot *base; /* slot 0 */
+  ws_worker *w;  /* the owner */
+  ws_slot *o_split; /* split: the owner's copy of the split point;
+                       WS_ALLSTOLEN while everything is stolen */
+  /* split: what a push must look at, in one word: a thief's request to
+   * share more (splitreq, the thieves' byte), and the owner's
+   * allstolen (its byte).  A thief's store to its byte leaves the owner's
+   * intact (x86 writes bytes). */
+  union {
+    _Atomic uint16_t any;
     struct {
-      _Atomic uint32_t tail;
-      _Atomic uint32_t split;
-    } half;
-  } u;
-  _Atomic int allstolen;
-  alignas(WS_CACHE_LINE) _Atomic int splitreq;
-  alignas(WS_CACHE_LINE) uint32_t head; /* owner only from here on */
-  uint32_t o_split;
-  int o_allstolen;
-  uint32_t size;
-  ws_task **tasks; /* slots: the owner writes, thieves read (__atomic) */
-} ws_splitdeque;
+      _Atomic uint8_t splitreq, allstolen;
+    } b;
+  } sp_flags;
+  ws_slot *o_head;  /* private: the oldest task not handed over (H) */
+  /* Thieves' line. */
+  alignas(WS_CACHE_LINE) _Atomic uint64_t H; /* THE family: <tag:32, head:32> */
+  _Atomic int lock;                           /* THE, FF-THE, THEP */
+  _Atomic uint64_t ts;                        /* split: <split:32, tail:32> */
+  _Atomic int allstolen;                      /* split */
+  _Atomic int request;                        /* private */
+  /* A line each for what a waiting thief polls. */
+  alignas(WS_CACHE_LINE) _Atomic uint64_t P; /* THEP's echo of H */
+  alignas(WS_CACHE_LINE) _Atomic(ws_slot *) transfer; /* private */
+} ws_dq;
 
-/* Private deque: [H, T) belongs to the owner alone.  A thief writes its id
- * into `request`; the owner answers at spawn and sync points by handing its
- * oldest task over through the thief's `transfer` cell. */
-typedef struct ws_privdeque {
-  alignas(WS_CACHE_LINE) int64_t T, H;
-  ws_task **tasks;
-  int64_t mask;
-  alignas(WS_CACHE_LINE) _Atomic int request;
-  alignas(WS_CACHE_LINE) _Atomic(ws_task *) transfer;
-} ws_privdeque;
+/* The calling thread's deque (zero on threads the runtime does not own). */
+extern __thread ws_dq ws_my_dq __attribute__((tls_model("initial-exec")));
 
+#define WS_ALLSTOLEN ((ws_slot *)UINTPTR_MAX) /* above every slot */
 #define WS_NO_REQUEST (-1)
 #define WS_REQUESTS_CLOSED (-2)
-#define WS_TRANSFER_WAIT ((ws_task *)(uintptr_t)4)
-
-typedef union ws_deque {
-  ws_thedeque th;
-  ws_splitdeque sp;
-  ws_privdeque pr;
-} ws_deque;
+#define WS_TRANSFER_WAIT ((ws_slot *)(uintptr_t)4)
 
 typedef struct ws_deque_ops {
   const char *name;
   enum ws_variant_id id;
   int fence_free; /* correctness rests on bounded TSO and delta */
-  int (*init)(ws_worker *w, size_t capacity); /* 0 or -1 (out of memory) */
-  void (*fini)(ws_worker *w);
-  void (*put)(ws_worker *w, ws_task *t);
-  ws_task *(*take)(ws_worker *w);
-  ws_task *(*steal)(ws_worker *victim, ws_worker *thief);
-  /* After a stolen task has been joined (split: pop it off).  May be NULL. */
-  void (*pop_stolen)(ws_worker *w);
-  /* Called while the worker steals or waits (private: answer requests).
+  /* Sets up q, owned by w, with `capacity` slots: 0, or -1 (no memory). */
+  int (*init)(ws_dq *q, ws_worker *w, size_t capacity);
+  void (*push)(ws_dq *q, ws_slot *t);
+  int (*take)(ws_dq *q, ws_slot *t);
+  ws_slot *(*steal)(ws_dq *victim, ws_worker *thief);
+  void (*reset)(ws_dq *q, ws_slot *t);
+  /* Called while the owner steals or waits (private: answer requests).
    * May be NULL. */
-  void (*idle)(ws_worker *w);
+  void (*idle)(ws_dq *q);
   /* Called once when the worker stops for good.  May be NULL. */
-  void (*quiesce)(ws_worker *w);
+  void (*quiesce)(ws_dq *q);
 } ws_deque_ops;
 
-extern const ws_deque_ops ws_ops_the, ws_ops_cl, ws_ops_ffthe, ws_ops_ffcl,
-    ws_ops_thep, ws_ops_split, ws_ops_private;
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary)                       \
+  extern const ws_deque_ops ws_ops_##name;
+#include "ws/variants.def"
+#undef WS_VARIANT
 
 /* By name ("thep") or id; NULL if unknown. */
 const ws_deque_ops *ws_variant_by_name(const char *name);
 const ws_deque_ops *ws_variant_by_id(unsigned id);
 /* "the|cl|ffthe|ffcl|thep|split|private" */
 const char *ws_variant_names(void);
+
+/* Slots: allocation (zeroed, ending at a guard page a push past the end
+ * faults in) and the message when the deque is full. */
+int ws_slots_alloc(ws_dq *q, ws_worker *w, size_t capacity);
+void ws_slots_free(ws_dq *q);
+__attribute__((noreturn, cold)) void ws_deque_overflow(ws_dq *q);
+
+/* Every fast path is written once, for a deque q, and instantiated twice:
+ * for compiled code on the calling thread's deque (self = 1: q is
+ * &ws_my_dq, its fields are addressed straight through the thread pointer),
+ * and for the ops table on any deque (self = 0).  A slow path called with
+ * q would make the compiler keep the thread pointer in a register across
+ * the user's calls for it; the self = 1 instances call the slow path's
+ * _self form instead, which finds the deque itself. */
+#define WS_SLOW(self, self_call, q_call) ((self) ? (self_call) : (q_call))
+
+/* The helpers that make the fast paths' stores (ws/abi.def WS_ABI_STORE):
+ * in the fast-path bitcode they stay functions of their own, so the pass
+ * can tag their stores by the helper's name before it inlines them. */
+#ifdef WS_FASTPATH_ONLY
+#define WS_TAGGED_STORE static inline __attribute__((noinline))
+#else
+#define WS_TAGGED_STORE static inline __attribute__((always_inline))
+#endif
+
+/* The owner's store to T, on every fast path: a push's T store or a
+ * take's, never one of the stores counted between two takes. */
+WS_TAGGED_STORE void ws_store_tail(ws_dq *q, ws_slot *t) {
+  atomic_store_explicit(&q->T, t, ws_release);
+}
+
+/* The anti-coalescing store of FF-THE's and FF-CL's take (paper 000 §7.3):
+ * a store to another line between any two T stores, so the store buffer
+ * cannot merge them and x >= 1 on every path (THEP's echo does the same
+ * for it).  ws-storecount counts it (ws/abi.def); ws-anticoalesce pads
+ * after it on the other scratch lines. */
+WS_TAGGED_STORE void ws_anticoalesce_store(ws_slot *t) {
+  ws_tls_scratch[0] = (uint64_t)(uintptr_t)t;
+}
 
 #endif

@@ -2,74 +2,89 @@
  * deque_cl.c — Chase-Lev (paper 000 Fig. 2c; Chase & Lev, SPAA'05).
  * Non-blocking: thieves CAS H; the worker takes the last task with a CAS
  * too.  The worker's take() needs a full fence between T := t and reading H.
+ *
+ * Slots stay put, so a thief claims slot h by its CAS and reads the task
+ * after it (the original reads first because the owner may reuse the slot
+ * at once).  H moves down again when the owner resets the deque after a
+ * join; its tag changes then, so a CAS prepared before fails.
  */
 #include "tailhead.h"
 
-ws_task *ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h);
+int ws_cl_take_conflict(ws_dq *q, ws_slot *t);
+int ws_cl_take_conflict_self(ws_slot *t);
 
-void __ws_push_cl(ws_worker *w, ws_task *t) { ws_th_put(w, t); }
-
-ws_task *__ws_take_cl(ws_worker *w) {
-  ws_thedeque *q = &w->dq.th;
-  int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;
+static inline __attribute__((always_inline)) int cl_take(ws_dq *q, int self, ws_slot *t) {
   WS_STORE_FENCED(&q->T, t); /* T := t; fence() */
   WS_TAKE_MARK();
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
-  if (ws_likely(t > h)) {
-    ws_count_take(w);
-    return ws_th_own(q, t);
-  }
-  return ws_cl_take_conflict(w, t, h);
+  uint64_t H = ws_th_peek_head(q); /* after the fence: a plain load */
+  if (ws_likely(ws_th_above(t, H))) /* t > h */
+    return 0;
+  return WS_SLOW(self, ws_cl_take_conflict_self(t), ws_cl_take_conflict(q, t));
 }
+
+void __ws_push_cl(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
+int __ws_take_cl(ws_slot *t) { return cl_take(&ws_my_dq, 1, t); }
 
 #ifndef WS_FASTPATH_ONLY
 
-/* t <= h: the queue held at most task t.  Shared with FF-CL. */
-__attribute__((noinline, cold)) ws_task *
-ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h) {
-  ws_thedeque *q = &w->dq.th;
-  ws_slow_take_store(w, t);
-  if (t < h) { /* a thief took it */
-    atomic_store_explicit(&q->T, h, ws_relaxed);
-    return WS_STOLEN(ws_th_slot(q, t));
+int ws_cl_take_conflict_self(ws_slot *t) { return ws_cl_take_conflict(&ws_my_dq, t); }
+
+/* t <= h: the deque held at most task t.  Shared with FF-CL.  The fast
+ * path read only h's half of H; read all of it (the tag, for the CAS): H
+ * only grows while the owner is here, so this is as if read later. */
+__attribute__((noinline, cold)) int ws_cl_take_conflict(ws_dq *q, ws_slot *t) {
+  uint64_t H = atomic_load_explicit(&q->H, ws_seq_cst);
+  if (!ws_th_at_or_above(t, H)) { /* t < h: a thief took it */
+    atomic_store_explicit(&q->T, t + 1, ws_relaxed); /* empty, above t */
+    return 1;
   }
   /* t == h: the last task; compete with thieves by incrementing H. */
-  atomic_store_explicit(&q->T, h + 1, ws_relaxed);
-  uint64_t expect = (uint64_t)h;
-  if (!atomic_compare_exchange_strong_explicit(&q->H, &expect, (uint64_t)(h + 1),
-                                               ws_seq_cst, ws_relaxed))
-    return WS_STOLEN(ws_th_slot(q, t));
-  ws_count_take(w);
-  return ws_th_own(q, t);
+  atomic_store_explicit(&q->T, t + 1, ws_relaxed);
+  uint64_t expect = H;
+  if (!atomic_compare_exchange_strong_explicit(
+          &q->H, &expect, ws_th_pack(ws_th_tag(H), t + 1), ws_seq_cst, ws_relaxed))
+    return 1; /* a thief won: T = H = t + 1, empty */
+  /* Ours.  Move the empty deque back down to t: T first, so a thief that
+   * reads the new H reads T = t after it; the new tag fails every CAS a
+   * thief prepared against the old H. */
+  atomic_store_explicit(&q->T, t, ws_relaxed);
+  atomic_store_explicit(&q->H, ws_th_pack(ws_th_tag(H) + 1, t), ws_release);
+  return 0;
 }
 
-static ws_task *cl_steal(ws_worker *victim, ws_worker *thief) {
+/* After the join of stolen slot t (CL, FF-CL): T = H = t + 1 (empty), and
+ * no thief can CAS an empty deque; move it down as above. */
+void ws_cl_reset(ws_dq *q, ws_slot *t) {
+  uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);
+  atomic_store_explicit(&q->T, t, ws_relaxed);
+  atomic_store_explicit(&q->H, ws_th_pack(ws_th_tag(H) + 1, t), ws_release);
+}
+
+static ws_slot *cl_steal(ws_dq *q, ws_worker *thief) {
   (void)thief;
-  ws_thedeque *q = &victim->dq.th;
   for (;;) {
-    int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
-    int64_t t = atomic_load_explicit(&q->T, ws_seq_cst);
-    if (h >= t)
+    uint64_t H = atomic_load_explicit(&q->H, ws_seq_cst);
+    ws_slot *T = atomic_load_explicit(&q->T, ws_seq_cst);
+    if (ws_th_dist(T, H) <= 0)
       return WS_EMPTY;
-    ws_task *task = ws_th_slot(q, h);
-    uint64_t expect = (uint64_t)h;
-    if (atomic_compare_exchange_strong_explicit(&q->H, &expect, (uint64_t)(h + 1),
-                                                ws_seq_cst, ws_relaxed))
-      return task;
+    ws_slot *h = ws_th_head(q, H);
+    if (atomic_compare_exchange_strong_explicit(
+            &q->H, &H, ws_th_pack(ws_th_tag(H), h + 1), ws_seq_cst, ws_relaxed))
+      return h;
   }
 }
 
-static void cl_put(ws_worker *w, ws_task *t) { __ws_push_cl(w, t); }
+static int cl_take_op(ws_dq *q, ws_slot *t) { return cl_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_cl = {
     .name = "cl",
-    .id = WS_VARIANT_CL,
+    .id = WS_VARIANT_ID_cl,
     .fence_free = 0,
     .init = ws_th_init,
-    .fini = ws_th_fini,
-    .put = cl_put,
-    .take = __ws_take_cl,
+    .push = ws_th_push_op,
+    .take = cl_take_op,
     .steal = cl_steal,
+    .reset = ws_cl_reset,
 };
 
 #endif

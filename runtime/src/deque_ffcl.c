@@ -6,55 +6,56 @@
  */
 #include "tailhead.h"
 
-ws_task *ws_cl_take_conflict(ws_worker *w, int64_t t, int64_t h);
+int ws_cl_take_conflict(ws_dq *q, ws_slot *t);
+int ws_cl_take_conflict_self(ws_slot *t);
+void ws_cl_reset(ws_dq *q, ws_slot *t);
 
-void __ws_push_ffcl(ws_worker *w, ws_task *t) { ws_th_put(w, t); }
-
-ws_task *__ws_take_ffcl(ws_worker *w) {
-  ws_thedeque *q = &w->dq.th;
-  int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;
-  atomic_store_explicit(&q->T, t, ws_release); /* T := t, no fence */
+static inline __attribute__((always_inline)) int ffcl_take(ws_dq *q, int self,
+                                                           ws_slot *t) {
+  ws_store_tail(q, t); /* T := t, no fence */
   WS_TAKE_MARK();
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  if (ws_likely(t > h)) {
-    ws_count_take(w); /* also keeps two T stores from coalescing (§7.3) */
-    return ws_th_own(q, t);
-  }
-  return ws_cl_take_conflict(w, t, h); /* the same CAS protocol as CL */
+  uint64_t H = ws_th_peek_head(q);
+  ws_anticoalesce_store(t);
+  if (ws_likely(ws_th_above(t, H))) /* t > h */
+    return 0;
+  return WS_SLOW(self, ws_cl_take_conflict_self(t), ws_cl_take_conflict(q, t)); /* the same CAS protocol as CL */
 }
+
+void __ws_push_ffcl(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
+int __ws_take_ffcl(ws_slot *t) { return ffcl_take(&ws_my_dq, 1, t); }
 
 #ifndef WS_FASTPATH_ONLY
 
-static ws_task *ffcl_steal(ws_worker *victim, ws_worker *thief) {
-  (void)thief;
-  ws_thedeque *q = &victim->dq.th;
+static ws_slot *ffcl_steal(ws_dq *q, ws_worker *thief) {
   int64_t delta = ws_rt.delta;
   for (;;) {
-    int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
-    int64_t t = atomic_load_explicit(&q->T, ws_seq_cst);
-    if (h >= t)
+    uint64_t H = atomic_load_explicit(&q->H, ws_seq_cst);
+    ws_slot *T = atomic_load_explicit(&q->T, ws_seq_cst);
+    int64_t avail = ws_th_dist(T, H);
+    if (avail <= 0)
       return WS_EMPTY;
-    if (t - h <= delta) /* t - δ <= h */
+    if (avail <= delta) /* t - δ <= h */
       return WS_ABORT;
-    ws_task *task = ws_th_slot(q, h);
-    uint64_t expect = (uint64_t)h;
-    if (atomic_compare_exchange_strong_explicit(&q->H, &expect, (uint64_t)(h + 1),
-                                                ws_seq_cst, ws_relaxed))
-      return task;
+    ws_slot *h = ws_th_head(q, H);
+    if (atomic_compare_exchange_strong_explicit(
+            &q->H, &H, ws_th_pack(ws_th_tag(H), h + 1), ws_seq_cst, ws_relaxed)) {
+      thief->c.safe_bound++;
+      return h;
+    }
   }
 }
 
-static void ffcl_put(ws_worker *w, ws_task *t) { __ws_push_ffcl(w, t); }
+static int ffcl_take_op(ws_dq *q, ws_slot *t) { return ffcl_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_ffcl = {
     .name = "ffcl",
-    .id = WS_VARIANT_FFCL,
+    .id = WS_VARIANT_ID_ffcl,
     .fence_free = 1,
     .init = ws_th_init,
-    .fini = ws_th_fini,
-    .put = ffcl_put,
-    .take = __ws_take_ffcl,
+    .push = ws_th_push_op,
+    .take = ffcl_take_op,
     .steal = ffcl_steal,
+    .reset = ws_cl_reset,
 };
 
 #endif

@@ -4,78 +4,65 @@
  * store buffer, so a thief that read T from memory only steals task h when
  * T - delta > h; otherwise it returns ABORT and changes nothing.
  */
-#include "tailhead.h"
+#include "ffthe.h"
 
-ws_task *ws_ffthe_take_conflict(ws_worker *w, int64_t t);
-
-void __ws_push_ffthe(ws_worker *w, ws_task *t) { ws_th_put(w, t); }
-
-ws_task *__ws_take_ffthe(ws_worker *w) {
-  ws_thedeque *q = &w->dq.th;
-  int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;
-  atomic_store_explicit(&q->T, t, ws_release); /* T := t, no fence */
-  WS_TAKE_MARK();
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  if (ws_likely(t >= h)) {
-    ws_count_take(w); /* also keeps two T stores from coalescing (§7.3) */
-    return ws_th_own(q, t);
-  }
-  return ws_ffthe_take_conflict(w, t);
-}
+void __ws_push_ffthe(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
+int __ws_take_ffthe(ws_slot *t) { return ffthe_take(&ws_my_dq, 1, t); }
 
 #ifndef WS_FASTPATH_ONLY
 
-/* Same as THE's: under the lock H is stable. */
-__attribute__((noinline, cold)) ws_task *ws_ffthe_take_conflict(ws_worker *w,
-                                                                int64_t t) {
-  ws_thedeque *q = &w->dq.th;
-  ws_slow_take_store(w, t);
-  ws_th_lock(q);
-  if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {
-    atomic_store_explicit(&q->T, t + 1, ws_relaxed);
-    ws_th_unlock(q);
-    return WS_STOLEN(ws_th_slot(q, t));
-  }
-  ws_th_unlock(q);
-  ws_count_take(w);
-  return ws_th_own(q, t);
+int ws_ffthe_take_conflict_self(ws_slot *t) {
+  return ws_ffthe_take_conflict(&ws_my_dq, t);
 }
 
-static ws_task *ffthe_steal(ws_worker *victim, ws_worker *thief) {
-  (void)thief;
-  ws_thedeque *q = &victim->dq.th;
+/* Same as THE's: under the lock H is stable. */
+__attribute__((noinline, cold)) int ws_ffthe_take_conflict(ws_dq *q,
+                                                          ws_slot *t) {
+  ws_th_lock(q);
+  if (!ws_th_at_or_above(t, atomic_load_explicit(&q->H, ws_relaxed))) {
+    atomic_store_explicit(&q->T, t + 1, ws_relaxed);
+    ws_th_unlock(q);
+    return 1;
+  }
+  ws_th_unlock(q);
+  return 0;
+}
+
+static ws_slot *ffthe_steal(ws_dq *q, ws_worker *thief) {
   int64_t delta = ws_rt.delta;
-  int64_t avail = atomic_load_explicit(&q->T, ws_relaxed) -
-                  (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
+  int64_t avail = ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),
+                             atomic_load_explicit(&q->H, ws_relaxed));
   if (avail <= 0)
     return WS_EMPTY;
   if (avail <= delta) /* the real check below would fail too: don't lock */
     return WS_ABORT;
   ws_th_lock(q);
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  WS_STORE_FENCED(&q->H, (uint64_t)(h + 1));
-  ws_task *ret;
-  if (atomic_load_explicit(&q->T, ws_seq_cst) - h > delta) { /* T - δ > h */
-    ret = ws_th_slot(q, h);
+  uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);
+  ws_slot *h = ws_th_head(q, H);
+  WS_STORE_FENCED(&q->H, ws_th_pack(0, h + 1));
+  ws_slot *ret;
+  if (ws_th_dist(atomic_load_explicit(&q->T, ws_seq_cst), H) > delta) { /* T - δ > h */
+    ret = h;
+    thief->c.safe_bound++;
   } else {
-    atomic_store_explicit(&q->H, (uint64_t)h, ws_relaxed);
+    atomic_store_explicit(&q->H, H, ws_relaxed);
     ret = WS_ABORT;
   }
   ws_th_unlock(q);
   return ret;
 }
 
-static void ffthe_put(ws_worker *w, ws_task *t) { __ws_push_ffthe(w, t); }
+static int ffthe_take_op(ws_dq *q, ws_slot *t) { return ffthe_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_ffthe = {
     .name = "ffthe",
-    .id = WS_VARIANT_FFTHE,
+    .id = WS_VARIANT_ID_ffthe,
     .fence_free = 1,
     .init = ws_th_init,
-    .fini = ws_th_fini,
-    .put = ffthe_put,
-    .take = __ws_take_ffthe,
+    .push = ws_th_push_op,
+    .take = ffthe_take_op,
     .steal = ffthe_steal,
+    .reset = ws_th_reset_locked,
 };
 
 #endif

@@ -7,77 +7,75 @@
  * handing over its oldest task, or "no work".  Every worker that waits
  * (stealing, or blocked at a sync) keeps answering requests, so nobody
  * waits for a worker that is itself waiting.
+ *
+ * The tasks not handed over are [o_head, T); a handed-over task stays in
+ * its slot, run there by the thief, until the owner joins it.
  */
 #include <sched.h>
-#include <stdlib.h>
 
 #include "worker.h"
 
-void ws_private_answer(ws_worker *w);
-__attribute__((noreturn)) void ws_private_overflow(ws_worker *w);
+void ws_private_answer(ws_dq *q, ws_slot *head);
+void ws_private_answer_self(ws_slot *head);
 
-static inline void private_poll(ws_worker *w) {
-  if (ws_unlikely(atomic_load_explicit(&w->dq.pr.request, ws_relaxed) >= 0))
-    ws_private_answer(w);
+/* Answer a thief's request, with the tasks below head to give. */
+static inline __attribute__((always_inline)) void private_poll(ws_dq *q, int self,
+                                                               ws_slot *head) {
+  if (ws_unlikely((int32_t)ws_peek32(&q->request) >= 0))
+    WS_SLOW(self, ws_private_answer_self(head), ws_private_answer(q, head));
 }
 
-void __ws_push_private(ws_worker *w, ws_task *task) {
-  ws_privdeque *q = &w->dq.pr;
-  if (ws_unlikely(q->T - q->H > q->mask))
-    ws_private_overflow(w);
-  q->tasks[q->T & q->mask] = task;
-  q->T++;
-  private_poll(w);
+/* The owner's tail stays in compiled code (ws/variants.def publishes_tail). */
+static inline __attribute__((always_inline)) void private_push(ws_dq *q, int self,
+                                                               ws_slot *t) {
+  private_poll(q, self, t + 1);
 }
 
-ws_task *__ws_take_private(ws_worker *w) {
-  ws_privdeque *q = &w->dq.pr;
-  if (ws_likely(q->T > q->H)) {
-    ws_task *t = ws_own_slot(&q->tasks[--q->T & q->mask]);
-    private_poll(w);
-    ws_count_take(w);
-    return t;
-  }
-  /* [H, T) is empty: the task at T-1 was handed to a thief. */
-  q->T--;
-  q->H = q->T;
-  return WS_STOLEN(q->tasks[q->T & q->mask]);
+static inline __attribute__((always_inline)) int private_take(ws_dq *q, int self,
+                                                              ws_slot *t) {
+  if (ws_unlikely(t < q->o_head))
+    return 1; /* handed to a thief */
+  private_poll(q, self, t);
+  return 0;
 }
+
+void __ws_push_private(ws_slot *t) { private_push(&ws_my_dq, 1, t); }
+int __ws_take_private(ws_slot *t) { return private_take(&ws_my_dq, 1, t); }
 
 #ifndef WS_FASTPATH_ONLY
 
-/* Answer the pending request: the oldest task, or no work. */
-__attribute__((noinline)) void ws_private_answer(ws_worker *w) {
-  ws_privdeque *q = &w->dq.pr;
+void ws_private_answer_self(ws_slot *head) { ws_private_answer(&ws_my_dq, head); }
+
+/* Answer the pending request: the oldest task below head, or no work. */
+__attribute__((noinline)) void ws_private_answer(ws_dq *q, ws_slot *head) {
   int j = atomic_load_explicit(&q->request, ws_acquire);
   if (j < 0)
     return;
-  ws_task *give = WS_EMPTY;
-  if (q->T > q->H)
-    give = q->tasks[q->H++ & q->mask];
-  atomic_store_explicit(&ws_rt.workers[j]->dq.pr.transfer, give, ws_release);
+  ws_slot *give = WS_EMPTY;
+  if (q->o_head < head)
+    give = q->o_head++;
+  atomic_store_explicit(&ws_rt.workers[j]->dq->transfer, give, ws_release);
   atomic_store_explicit(&q->request, WS_NO_REQUEST, ws_release);
 }
 
-__attribute__((noreturn)) void ws_private_overflow(ws_worker *w) {
-  ws_fatal("deque overflow on worker %d: more than %lld outstanding spawns; "
-           "raise WS_DEQUE_SIZE (at most %ld) or spawn less deeply",
-           w->id, (long long)(w->dq.pr.mask + 1), (long)WS_MAX_DEQUE_SIZE);
+/* While the owner steals or waits: its tail is in T (__ws_join). */
+static void ws_private_answer_idle(ws_dq *q) {
+  ws_private_answer(q, atomic_load_explicit(&q->T, ws_relaxed));
 }
 
-static ws_task *private_steal(ws_worker *victim, ws_worker *thief) {
-  ws_privdeque *me = &thief->dq.pr;
+static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
+  ws_dq *me = thief->dq;
   atomic_store_explicit(&me->transfer, WS_TRANSFER_WAIT, ws_relaxed);
   int expect = WS_NO_REQUEST;
-  if (!atomic_compare_exchange_strong_explicit(&victim->dq.pr.request, &expect,
+  if (!atomic_compare_exchange_strong_explicit(&victim->request, &expect,
                                                thief->id, ws_acq_rel,
                                                ws_relaxed))
     return expect == WS_REQUESTS_CLOSED ? WS_EMPTY : WS_ABORT;
-  ws_task *r;
+  ws_slot *r;
   unsigned spins = 0;
   while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) ==
          WS_TRANSFER_WAIT) {
-    ws_private_answer(thief); /* we have nothing to give, but must say so */
+    ws_private_answer_idle(me); /* we have nothing to give, but must say so */
     if (++spins % 64 == 0)
       sched_yield();
     else
@@ -86,44 +84,43 @@ static ws_task *private_steal(ws_worker *victim, ws_worker *thief) {
   return r;
 }
 
+/* After the join of handed-over slot t: every older task was handed over
+ * too, and the owner took back all it pushed above. */
+static void private_reset(ws_dq *q, ws_slot *t) {
+  q->o_head = t;
+  atomic_store_explicit(&q->T, t, ws_relaxed);
+}
+
 /* A stopping worker answers a last request and takes no more. */
-static void private_quiesce(ws_worker *w) {
-  ws_privdeque *q = &w->dq.pr;
+static void private_quiesce(ws_dq *q) {
   int j = atomic_exchange_explicit(&q->request, WS_REQUESTS_CLOSED, ws_acq_rel);
   if (j >= 0)
-    atomic_store_explicit(&ws_rt.workers[j]->dq.pr.transfer, WS_EMPTY,
+    atomic_store_explicit(&ws_rt.workers[j]->dq->transfer, WS_EMPTY,
                           ws_release);
 }
 
-static int private_init(ws_worker *w, size_t capacity) {
-  ws_privdeque *q = &w->dq.pr;
-  q->tasks = calloc(capacity, sizeof *q->tasks);
-  if (!q->tasks)
+static int private_init(ws_dq *q, ws_worker *w, size_t capacity) {
+  if (ws_slots_alloc(q, w, capacity))
     return -1;
-  q->mask = (int64_t)capacity - 1;
-  q->T = q->H = 0;
+  q->o_head = q->base;
   atomic_init(&q->request, WS_NO_REQUEST);
   atomic_init(&q->transfer, WS_EMPTY);
   return 0;
 }
 
-static void private_fini(ws_worker *w) {
-  free(w->dq.pr.tasks);
-  w->dq.pr.tasks = NULL;
-}
-
-static void private_put(ws_worker *w, ws_task *t) { __ws_push_private(w, t); }
+static void private_push_op(ws_dq *q, ws_slot *t) { private_push(q, 0, t); }
+static int private_take_op(ws_dq *q, ws_slot *t) { return private_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_private = {
     .name = "private",
-    .id = WS_VARIANT_PRIVATE,
+    .id = WS_VARIANT_ID_private,
     .fence_free = 0,
     .init = private_init,
-    .fini = private_fini,
-    .put = private_put,
-    .take = __ws_take_private,
+    .push = private_push_op,
+    .take = private_take_op,
     .steal = private_steal,
-    .idle = ws_private_answer,
+    .reset = private_reset,
+    .idle = ws_private_answer_idle,
     .quiesce = private_quiesce,
 };
 

@@ -6,72 +6,75 @@
  */
 #include "tailhead.h"
 
-ws_task *ws_the_take_conflict(ws_worker *w, int64_t t);
+int ws_the_take_conflict(ws_dq *q, ws_slot *t);
+int ws_the_take_conflict_self(ws_slot *t);
 
-void __ws_push_the(ws_worker *w, ws_task *t) { ws_th_put(w, t); }
-
-ws_task *__ws_take_the(ws_worker *w) {
-  ws_thedeque *q = &w->dq.th;
-  int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;
+static inline __attribute__((always_inline)) int the_take(ws_dq *q, int self,
+                                                          ws_slot *t) {
   WS_STORE_FENCED(&q->T, t); /* T := t; fence() */
   WS_TAKE_MARK();
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_seq_cst);
-  if (ws_likely(t >= h)) { /* a thief racing for task t sees H > T, aborts */
-    ws_count_take(w);
-    return ws_th_own(q, t);
-  }
-  return ws_the_take_conflict(w, t);
+  uint64_t H = ws_th_peek_head(q); /* after the fence: a plain load */
+  if (ws_likely(ws_th_at_or_above(t, H))) /* a thief racing for t sees H > T */
+    return 0;
+  return WS_SLOW(self, ws_the_take_conflict_self(t), ws_the_take_conflict(q, t));
 }
+
+void __ws_push_the(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
+int __ws_take_the(ws_slot *t) { return the_take(&ws_my_dq, 1, t); }
 
 #ifndef WS_FASTPATH_ONLY
 
-__attribute__((noinline, cold)) ws_task *ws_the_take_conflict(ws_worker *w,
-                                                              int64_t t) {
-  ws_thedeque *q = &w->dq.th;
-  ws_slow_take_store(w, t);
-  ws_th_lock(q);
-  if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {
-    atomic_store_explicit(&q->T, t + 1, ws_relaxed); /* lost task t */
-    ws_th_unlock(q);
-    return WS_STOLEN(ws_th_slot(q, t));
-  }
-  ws_th_unlock(q);
-  ws_count_take(w);
-  return ws_th_own(q, t);
+int ws_the_take_conflict_self(ws_slot *t) {
+  return ws_the_take_conflict(&ws_my_dq, t);
 }
 
-static ws_task *the_steal(ws_worker *victim, ws_worker *thief) {
+/* t < h: a thief raised H past t.  Under the lock H is final: if it is
+ * above t the task is lost; T goes back up to H (Fig. 2b l.6), so the
+ * deque is empty while the owner waits for the thief. */
+__attribute__((noinline, cold)) int ws_the_take_conflict(ws_dq *q, ws_slot *t) {
+  ws_th_lock(q);
+  uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);
+  if (!ws_th_at_or_above(t, H)) { /* H >= t + 1: lost task t */
+    atomic_store_explicit(&q->T, t + 1, ws_relaxed);
+    ws_th_unlock(q);
+    return 1;
+  }
+  ws_th_unlock(q);
+  return 0;
+}
+
+static ws_slot *the_steal(ws_dq *q, ws_worker *thief) {
   (void)thief;
-  ws_thedeque *q = &victim->dq.th;
   /* Look before locking: idle thieves must not serialise on empty deques. */
-  if (atomic_load_explicit(&q->T, ws_relaxed) <=
-      (int64_t)atomic_load_explicit(&q->H, ws_relaxed))
+  if (ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),
+                 atomic_load_explicit(&q->H, ws_relaxed)) <= 0)
     return WS_EMPTY;
   ws_th_lock(q);
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  WS_STORE_FENCED(&q->H, (uint64_t)(h + 1)); /* H := h + 1; fence() */
-  ws_task *ret;
-  if (h + 1 <= atomic_load_explicit(&q->T, ws_seq_cst)) {
-    ret = ws_th_slot(q, h);
+  uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);
+  ws_slot *h = ws_th_head(q, H);
+  WS_STORE_FENCED(&q->H, ws_th_pack(ws_th_tag(H), h + 1)); /* H := h + 1; fence() */
+  ws_slot *ret;
+  if (ws_th_dist(atomic_load_explicit(&q->T, ws_seq_cst), H) >= 1) { /* h + 1 <= T */
+    ret = h;
   } else {
-    atomic_store_explicit(&q->H, (uint64_t)h, ws_relaxed);
+    atomic_store_explicit(&q->H, H, ws_relaxed);
     ret = WS_EMPTY;
   }
   ws_th_unlock(q);
   return ret;
 }
 
-static void the_put(ws_worker *w, ws_task *t) { __ws_push_the(w, t); }
+static int the_take_op(ws_dq *q, ws_slot *t) { return the_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_the = {
     .name = "the",
-    .id = WS_VARIANT_THE,
+    .id = WS_VARIANT_ID_the,
     .fence_free = 0,
     .init = ws_th_init,
-    .fini = ws_th_fini,
-    .put = the_put,
-    .take = __ws_take_the,
+    .push = ws_th_push_op,
+    .take = the_take_op,
     .steal = the_steal,
+    .reset = ws_th_reset_locked,
 };
 
 #endif

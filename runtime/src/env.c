@@ -49,8 +49,10 @@ int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,
   }
   if ((v = lookup("WS_DEQUE", ctx))) {
     out->deque = ws_variant_by_name(v);
-    if (!out->deque)
-      return bad(err, n, "WS_DEQUE", v, "one of the|cl|ffthe|ffcl|thep|split|private");
+    if (!out->deque) {
+      snprintf(what, sizeof what, "one of %s", ws_variant_names());
+      return bad(err, n, "WS_DEQUE", v, what);
+    }
   }
   if ((v = lookup("WS_STORE_BUFFER", ctx))) {
     snprintf(what, sizeof what, "an integer from 1 to %d, or inf",
@@ -80,6 +82,14 @@ int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,
       out->stats = 1;
     else
       return bad(err, n, "WS_STATS", v, "0 or 1");
+  }
+  if ((v = lookup("WS_BARRIER", ctx))) {
+    if (strcmp(v, "auto") == 0)
+      out->barrier_signal = 0;
+    else if (strcmp(v, "signal") == 0)
+      out->barrier_signal = 1;
+    else
+      return bad(err, n, "WS_BARRIER", v, "auto or signal");
   }
   return 0;
 }

@@ -1,5 +1,7 @@
 /*
- * env.h — the environment variables of the runtime, parsed in one place.
+ * env.h — the environment variables of the runtime, parsed in one place
+ * (WS_NUM_WORKERS, WS_DEQUE, WS_STORE_BUFFER, WS_DEQUE_SIZE, WS_STATS,
+ * WS_BARRIER).
  * A bad value is reported as one line naming the variable and what it
  * accepts; the caller then exits with status 2.
  */
@@ -19,6 +21,7 @@ typedef struct ws_env {
   int S_inf;                  /*   "inf" */
   size_t deque_size;          /* WS_DEQUE_SIZE rounded up to a power of two; 0: not set */
   int stats;                  /* WS_STATS */
+  int barrier_signal;         /* WS_BARRIER=signal: FF-MB's fallback */
 } ws_env;
 
 /* Looks a variable up; NULL when unset.  getenv in the runtime, a table in

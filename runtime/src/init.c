@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "membarrier.h"
 #include "records.h"
 #include "stats.h"
 #include "store_buffer.h"
@@ -38,13 +40,34 @@ static const char *getenv_lookup(const char *name, void *ctx) {
   return getenv(name);
 }
 
+/* Sets up the calling thread's deque for worker w.  The control block is
+ * this thread's TLS (deque.h), so only the thread itself can do it. */
+static void bind_worker(ws_worker *w) {
+  if (ws_rt.ops->init(&ws_my_dq, w, ws_rt.deque_size))
+    ws_fatal("cannot allocate a deque of %zu tasks for worker %d; lower "
+             "WS_DEQUE_SIZE",
+             ws_rt.deque_size, w->id);
+  w->dq = &ws_my_dq;
+  w->thread = pthread_self();
+  ws_tls_self = w;
+  atomic_fetch_add_explicit(&ws_rt.bound, 1, ws_release);
+}
+
 static void *worker_main(void *arg) {
   ws_worker *w = arg;
-  ws_tls_self = w;
+  bind_worker(w);
+  /* Thieves look at every worker's deque: steal once all are set up. */
+  while (atomic_load_explicit(&ws_rt.bound, ws_acquire) < ws_rt.nworkers)
+    sched_yield();
   ws_worker_loop(w);
   if (ws_rt.ops->quiesce)
-    ws_rt.ops->quiesce(w);
+    ws_rt.ops->quiesce(w->dq);
+  w->spawns = ws_tls_spawns;
+  /* Our deque is this thread's TLS: stay until every worker has left its
+   * loop, so no thief still looks at it when the thread goes. */
   atomic_fetch_add_explicit(&ws_rt.exited, 1, ws_release);
+  while (atomic_load_explicit(&ws_rt.exited, ws_acquire) < ws_rt.nworkers - 1)
+    sched_yield();
   return NULL;
 }
 
@@ -57,10 +80,6 @@ static ws_worker *new_worker(int id) {
   memset(w, 0, sizeof *w);
   w->id = id;
   w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
-  if (ws_rt.ops->init(w, ws_rt.deque_size))
-    ws_fatal("cannot allocate a deque of %zu tasks for worker %d; lower "
-             "WS_DEQUE_SIZE",
-             ws_rt.deque_size, id);
   return w;
 }
 
@@ -82,19 +101,21 @@ static void ws_shutdown(void) {
   syscall(SYS_futex, (uint32_t *)&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX,
           NULL, NULL, 0);
   if (ws_rt.ops->quiesce)
-    ws_rt.ops->quiesce(ws_rt.workers[0]);
+    ws_rt.ops->quiesce(ws_rt.workers[0]->dq);
   int joined = ws_tls_self == ws_rt.workers[0] && workers_stopped();
   if (joined)
     for (int i = 1; i < ws_rt.nworkers; i++)
       pthread_join(ws_rt.workers[i]->thread, NULL);
+  ws_rt.workers[0]->spawns = ws_tls_spawns;
   if (ws_rt.stats)
     ws_stats_print(stderr);
   if (!joined)
     return; /* threads may still touch their deques: leave them */
-  for (int i = 0; i < ws_rt.nworkers; i++) {
-    ws_rt.ops->fini(ws_rt.workers[i]);
+  /* The worker threads' deques went with their threads: only their slot
+   * arrays remain, and worker 0's, which is ours. */
+  atomic_store_explicit(&ws_my_dq.T, NULL, ws_relaxed);
+  for (int i = 0; i < ws_rt.nworkers; i++)
     free(ws_rt.workers[i]);
-  }
   free(ws_rt.workers);
   ws_rt.workers = NULL;
   ws_tls_self = NULL;
@@ -119,7 +140,7 @@ __attribute__((constructor(101))) static void ws_start(void) {
   /* Default: THEP (fence-free, never aborts) where bounded TSO holds, the
    * fenced THE elsewhere. */
   const ws_deque_ops *ops =
-      ws_variant_by_id(WS_TSO ? WS_VARIANT_THEP : WS_VARIANT_THE);
+      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_thep : WS_VARIANT_ID_the);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {
@@ -147,7 +168,10 @@ __attribute__((constructor(101))) static void ws_start(void) {
   ws_rt.S_source = sb.source;
   ws_rt.x = recs.x;
   ws_rt.x_source = recs.x_module;
+  ws_rt.counts_spawns = recs.counts_spawns;
   ws_rt.delta = ws_delta_for(&sb, recs.x);
+  ws_rt.delta_validated =
+      strcmp(sb.source, "default") == 0 ? INT64_MAX : ws_rt.delta;
   ws_rt.stats = env.stats;
   ws_rt.deque_size = env.deque_size ? env.deque_size : WS_DEFAULT_DEQUE_SIZE;
 
@@ -161,7 +185,11 @@ __attribute__((constructor(101))) static void ws_start(void) {
     ws_fatal("out of memory");
   for (int i = 0; i < n; i++)
     ws_rt.workers[i] = new_worker(i);
-  ws_tls_self = ws_rt.workers[0];
+  bind_worker(ws_rt.workers[0]);
+
+  /* FF-MB's barrier, set up before any other thread of ours exists. */
+  if (ops->id == WS_VARIANT_ID_ffmb)
+    ws_barrier_init(env.barrier_signal);
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -174,5 +202,8 @@ __attribute__((constructor(101))) static void ws_start(void) {
                i, n, strerror(rc));
   }
   pthread_attr_destroy(&attr);
+  /* Thieves look at every worker's deque: start once all are set up. */
+  while (atomic_load_explicit(&ws_rt.bound, ws_acquire) < n)
+    sched_yield();
   atexit(ws_shutdown);
 }

@@ -16,18 +16,22 @@ void ws_records_of_program(const ws_module_record **begin,
 int ws_records_scan(const ws_module_record *begin, const ws_module_record *end,
                     ws_records_summary *out, char *err, size_t n) {
   out->count = 0;
-  out->x = 1; /* every take() of the runtime makes one anti-coalescing store */
+  out->x = 1; /* the ops tables' takes make the anti-coalescing store */
   out->x_module = "runtime";
   out->variant = -1;
   out->variant_module = NULL;
+  out->counts_spawns = 0;
+  int all_count = 1;
   for (const ws_module_record *r = begin; r && r < end; r++) {
     const char *mod = r->module ? r->module : "?";
-    if (r->magic != WS_RECORD_MAGIC || r->version != WS_RECORD_VERSION) {
+    if (r->magic != WS_RECORD_MAGIC || r->version != WS_RECORD_VERSION ||
+        r->abi != WS_ABI_VERSION) {
       snprintf(err, n,
                "module %s carries a ws_delta record this runtime does not "
-               "understand (version %u, expected %u); rebuild it with the "
-               "matching ws-clang",
-               mod, r->version, WS_RECORD_VERSION);
+               "understand (version %u, expected %u; ABI %u, expected %u); "
+               "rebuild it with the matching ws-clang",
+               mod, r->version, WS_RECORD_VERSION,
+               r->version == WS_RECORD_VERSION ? r->abi : 0, WS_ABI_VERSION);
       return -1;
     }
     if (out->count == 0 || r->x < out->x) {
@@ -37,6 +41,7 @@ int ws_records_scan(const ws_module_record *begin, const ws_module_record *end,
     out->count++;
     if (r->variant == WS_VARIANT_RUNTIME)
       continue;
+    all_count &= (r->flags & WS_RECORD_COUNTS_SPAWNS) != 0;
     if (!ws_variant_by_id(r->variant)) {
       snprintf(err, n, "module %s was compiled for unknown deque variant %u",
                mod, r->variant);
@@ -53,5 +58,6 @@ int ws_records_scan(const ws_module_record *begin, const ws_module_record *end,
     out->variant = (int)r->variant;
     out->variant_module = mod;
   }
+  out->counts_spawns = out->variant >= 0 && all_count;
   return 0;
 }

@@ -14,6 +14,7 @@ typedef struct ws_records_summary {
   uint32_t x;           /* min x over records; 1 (runtime's own) if none */
   const char *x_module; /* the module holding that x, or "runtime" */
   int variant;          /* compiled-in variant, or -1 if none */
+  int counts_spawns;    /* every record with a variant counts spawns */
   const char *variant_module;
 } ws_records_summary;
 

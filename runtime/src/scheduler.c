@@ -54,17 +54,23 @@ static ws_worker *random_victim(ws_worker *self) {
   return ws_rt.workers[v >= self->id ? v + 1 : v];
 }
 
-/* Run a task stolen from another worker.  After the DONE store the owner
- * may return and free the descriptor: do not touch it again. */
-void ws_run_stolen(ws_worker *self, ws_task *t) {
+/* Run a task stolen from another worker, in its slot, with our own tail
+ * for the spawns it makes.  After the DONE store the owner may return and
+ * reuse the slot: do not touch it again. */
+void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
-  t->run(t);
+  ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  t->run(t, tail);
+  /* Split and private deques' fast paths do not store the tail: the task
+   * left the one it last published (before a call), above ours.  Every
+   * task it spawned is joined, so ours is the tail again. */
+  atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   __atomic_store_n(&t->state, (uintptr_t)self | WS_TASK_DONE, __ATOMIC_RELEASE);
 }
 
 /* One steal attempt on `victim`; runs the task if there is one. */
 static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
-  ws_task *r = ws_rt.ops->steal(victim, self);
+  ws_slot *r = ws_rt.ops->steal(victim->dq, self);
   if (ws_is_task(r)) {
     self->c.steals++;
     if (leap)
@@ -91,7 +97,7 @@ void ws_worker_loop(ws_worker *w) {
   long nap = WS_SLEEP_MIN_NS;
   while (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
     if (ops->idle)
-      ops->idle(w);
+      ops->idle(w->dq);
     if (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0)) {
       fails = 0;
       nap = WS_SLEEP_MIN_NS;
@@ -111,17 +117,23 @@ void ws_worker_loop(ws_worker *w) {
 /* A sync found its task stolen: help until it is done.  Leapfrogging
  * (Wagner & Calder; paper 003 Fig. 1): steal from the thief, who is
  * working on our task's subtasks; when the thief has nothing, steal at
- * random (paper 003 §4.3). */
-void __ws_join_stolen(ws_worker *w, ws_task *t) {
+ * random (paper 003 §4.3).  Meanwhile our deque is empty just above the
+ * stolen slot, so what we run pushes above it.  Then the slot is ours
+ * again: clear its state and move the deque down to it. */
+void __ws_join(ws_slot *t) {
+  ws_worker *w = ws_tls_self;
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
   w->c.stolen_syncs++;
+  /* What we run meanwhile spawns above the stolen slot (split and private
+   * do not keep T up to date on their fast paths). */
+  atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);
   for (;;) {
     uintptr_t st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
     if (st & WS_TASK_DONE)
       break;
     if (ops->idle)
-      ops->idle(w);
+      ops->idle(w->dq);
     ws_worker *thief = (ws_worker *)st;
     if (thief && try_steal(w, thief, 1)) {
       fails = 0;
@@ -133,6 +145,6 @@ void __ws_join_stolen(ws_worker *w, ws_task *t) {
     }
     back_off(++fails);
   }
-  if (ops->pop_stolen)
-    ops->pop_stolen(w);
+  t->state = 0;
+  ops->reset(w->dq, t);
 }

@@ -9,6 +9,7 @@
 #include "cpu_calibration.h"
 #include "cpu_table.h"
 #include "store_buffer.h"
+#include "ws/delta.h"
 
 __attribute__((format(printf, 2, 3))) static void
 warnf(const ws_sb_probe *p, const char *fmt, ...) {
@@ -110,10 +111,5 @@ ws_store_bound ws_resolve_store_buffer(const ws_env *env) {
 }
 
 int64_t ws_delta_for(const ws_store_bound *s, uint32_t x) {
-  if (s->inf)
-    return INT64_MAX;
-  if (x == UINT32_MAX) /* no take follows another: any delta >= 1 is sound */
-    return 1;
-  uint64_t d = ((uint64_t)s->S + x) / ((uint64_t)x + 1);
-  return d < 1 ? 1 : (int64_t)d;
+  return s->inf ? INT64_MAX : (int64_t)ws_delta(s->S, x);
 }

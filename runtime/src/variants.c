@@ -1,13 +1,12 @@
-/* variants.c — the table of deque variants. */
+/* variants.c — the table of deque variants (ws/variants.def). */
 #include <string.h>
 
 #include "deque.h"
 
 static const ws_deque_ops *const ws_variants[WS_VARIANT_COUNT] = {
-    [WS_VARIANT_THE] = &ws_ops_the,         [WS_VARIANT_CL] = &ws_ops_cl,
-    [WS_VARIANT_FFTHE] = &ws_ops_ffthe,     [WS_VARIANT_FFCL] = &ws_ops_ffcl,
-    [WS_VARIANT_THEP] = &ws_ops_thep,       [WS_VARIANT_SPLIT] = &ws_ops_split,
-    [WS_VARIANT_PRIVATE] = &ws_ops_private,
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) [id] = &ws_ops_##name,
+#include "ws/variants.def"
+#undef WS_VARIANT
 };
 
 const ws_deque_ops *ws_variant_by_id(unsigned id) {
@@ -21,6 +20,10 @@ const ws_deque_ops *ws_variant_by_name(const char *name) {
   return NULL;
 }
 
-const char *ws_variant_names(void) {
-  return "the|cl|ffthe|ffcl|thep|split|private";
-}
+static const char ws_names[] = ""
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) "|" #name
+#include "ws/variants.def"
+#undef WS_VARIANT
+    ;
+
+const char *ws_variant_names(void) { return &ws_names[1]; }

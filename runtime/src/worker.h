@@ -9,6 +9,7 @@
 
 #include "deque.h"
 
+/* Counted on slow paths only: the fast paths count nothing. */
 typedef struct ws_counters {
   uint64_t steals;       /* tasks this worker stole (leaps included) */
   uint64_t leaps;        /* ... of which from the thief of a task it waited for */
@@ -16,18 +17,20 @@ typedef struct ws_counters {
   uint64_t echo_waits;   /* THEP steals that waited for the worker's echo */
   uint64_t stolen_syncs; /* syncs that found their task stolen */
   uint64_t sleeps;       /* times the idle worker went to sleep */
+  /* How this worker's steals were made safe against the owner's unfenced
+   * take: by the bound (T - delta > h), by a barrier forced on the owner
+   * (FF-MB), by THEP's echo; the others' by a fence or lock of the owner's
+   * or a request it answered.  barriers: barriers forced (steal or not). */
+  uint64_t safe_bound, safe_barrier, safe_echo, barriers;
 } ws_counters;
 
 struct ws_worker {
-  ws_deque dq;
-  /* Owner-only line.  `takes` counts the tasks the owner took back; its
-   * increment in every take() is the anti-coalescing store of paper 000
-   * §7.3: a store to a line other than T's between two stores to T. */
-  alignas(WS_CACHE_LINE) volatile uint64_t takes;
-  /* The anti-coalescing store of a take that goes the slow (conflict) way:
-   * every take() path stores to this line before the next take can. */
-  volatile int64_t ac_slow;
-  ws_counters c;
+  ws_dq *dq; /* the owning thread's ws_my_dq, once the thread runs */
+  alignas(WS_CACHE_LINE) ws_counters c;
+  uint64_t spawns; /* ws_tls_spawns of the owning thread, at its exit */
+  /* Barriers this worker's thread has made for FF-MB thieves when the
+   * fallback (a signal) forces them. */
+  alignas(WS_CACHE_LINE) _Atomic uint64_t barriers_answered;
   uint64_t rng;
   int id;
   pthread_t thread;
@@ -41,17 +44,23 @@ typedef struct ws_runtime {
    * delta = max_i ceil(S / (x_i + 1)) (paper 000 §4).  INT64_MAX: infinite
    * (THEP always waits for the echo; FF-THE/FF-CL never steal). */
   int64_t delta;
+  /* delta where S was validated (set by WS_STORE_BUFFER, a calibration,
+   * or a CPU-table row with evidence), else infinite: FF-MB never trusts
+   * a guessed S. */
+  int64_t delta_validated;
   uint32_t S;
   int S_inf;
   const char *S_source;
   uint32_t x;
   const char *x_source;
+  int counts_spawns; /* every module with takes was compiled with -fws-stats */
   size_t deque_size;
   int stats;
   _Atomic int shutdown;
   _Atomic int sleepers;
   _Atomic uint32_t wake_seq;
   _Atomic int exited;
+  _Atomic int bound; /* workers whose thread has set up its deque */
 } ws_runtime;
 
 extern ws_runtime ws_rt;
@@ -64,7 +73,7 @@ __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, .
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
 void ws_wake_one(void);
-void ws_run_stolen(ws_worker *self, ws_task *t);
+void ws_run_stolen(ws_worker *self, ws_slot *t);
 
 static inline uint64_t ws_next_rand(ws_worker *w) {
   uint64_t x = w->rng; /* xorshift64 */
@@ -73,11 +82,5 @@ static inline uint64_t ws_next_rand(ws_worker *w) {
   x ^= x << 17;
   return w->rng = x;
 }
-
-/* The anti-coalescing store, counted (see `takes`). */
-static inline void ws_count_take(ws_worker *w) { w->takes = w->takes + 1; }
-
-/* The anti-coalescing store at the entry of every take() conflict path. */
-static inline void ws_slow_take_store(ws_worker *w, int64_t t) { w->ac_slow = t; }
 
 #endif

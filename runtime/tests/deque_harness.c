@@ -35,22 +35,24 @@ const ws_deque_ops *dh_variant(const char *name) {
 }
 
 ws_worker *dh_new_worker(const ws_deque_ops *ops, int id, size_t capacity) {
-  DH_CHECK(capacity && !(capacity & (capacity - 1)),
-           "capacity %zu is not a power of two", capacity);
   size_t bytes = (sizeof(ws_worker) + WS_CACHE_LINE - 1) &
                  ~(size_t)(WS_CACHE_LINE - 1);
   ws_worker *w = aligned_alloc(WS_CACHE_LINE, bytes);
-  DH_CHECK(w, "out of memory");
+  ws_dq *q = aligned_alloc(WS_CACHE_LINE, sizeof *q);
+  DH_CHECK(w && q, "out of memory");
   memset(w, 0, sizeof *w);
+  memset(q, 0, sizeof *q);
   w->id = id;
   w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
-  DH_CHECK(ops->init(w, capacity) == 0, "%s: init(%zu) failed", ops->name,
+  w->dq = q;
+  DH_CHECK(ops->init(q, w, capacity) == 0, "%s: init(%zu) failed", ops->name,
            capacity);
   return w;
 }
 
-void dh_free_worker(const ws_deque_ops *ops, ws_worker *w) {
-  ops->fini(w);
+void dh_free_worker(ws_worker *w) {
+  ws_slots_free(w->dq);
+  free(w->dq);
   free(w);
 }
 
@@ -77,29 +79,58 @@ void dh_restore(void) {
 
 int64_t dh_runtime_delta(void) { return saved ? saved_rt.delta : ws_rt.delta; }
 
+void dh_push(const ws_deque_ops *ops, ws_worker *w, ws_slot *t) {
+  ops->push(w->dq, t);
+  atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);
+}
+
+int dh_take(const ws_deque_ops *ops, ws_worker *w, ws_slot *t) {
+  int stolen = ops->take(w->dq, t);
+  if (!stolen)
+    atomic_store_explicit(&w->dq->T, t, ws_relaxed);
+  return stolen;
+}
+
+void dh_mark_running(ws_slot *t, ws_worker *thief) {
+  __atomic_store_n(&t->state, (uintptr_t)thief, __ATOMIC_RELEASE);
+}
+
+void dh_mark_done(ws_slot *t, ws_worker *thief) {
+  __atomic_store_n(&t->state, (uintptr_t)thief | WS_TASK_DONE, __ATOMIC_RELEASE);
+}
+
+void dh_join(const ws_deque_ops *ops, ws_worker *w, ws_slot *t,
+             void (*help)(ws_worker *w, ws_slot *t)) {
+  atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);
+  while (!(__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) & WS_TASK_DONE))
+    help(w, t);
+  t->state = 0;
+  ops->reset(w->dq, t);
+}
+
 typedef struct steal_call {
   const ws_deque_ops *ops;
   ws_worker *victim, *thief;
-  ws_task *result;
+  ws_slot *result;
   _Atomic int done;
 } steal_call;
 
 static void *steal_thread(void *arg) {
   steal_call *c = arg;
-  c->result = c->ops->steal(c->victim, c->thief);
+  c->result = c->ops->steal(c->victim->dq, c->thief);
   atomic_store_explicit(&c->done, 1, memory_order_release);
   return NULL;
 }
 
-ws_task *dh_steal(const ws_deque_ops *ops, ws_worker *victim, ws_worker *thief) {
+ws_slot *dh_steal(const ws_deque_ops *ops, ws_worker *victim, ws_worker *thief) {
   if (!ops->idle)
-    return ops->steal(victim, thief);
+    return ops->steal(victim->dq, thief);
   steal_call c = {ops, victim, thief, NULL, 0};
   pthread_t t;
   DH_CHECK(pthread_create(&t, NULL, steal_thread, &c) == 0,
            "cannot start a thief thread");
   while (!atomic_load_explicit(&c.done, memory_order_acquire)) {
-    ops->idle(victim);
+    ops->idle(victim->dq);
     sched_yield();
   }
   pthread_join(t, NULL);

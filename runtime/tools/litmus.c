@@ -25,12 +25,11 @@ typedef struct command {
 } command;
 
 struct litmus {
-  dut *d;          /* the queue: the runtime's FF-THE deque and its tasks */
-  ws_thedeque *q;  /* its T, H and slots, for the paper's take and steal */
+  dut *d;   /* the queue: the runtime's FF-THE deque and its tasks */
+  ws_dq *q; /* its T, H and slots, for the paper's take and steal */
   command cmd;
   int64_t t_seen[LITMUS_TASKS]; /* thief: the T it read when it stole h */
   line lines[LITMUS_MAX_L];     /* the worker's L stores go here */
-  line scratch[WS_SCRATCH_LINES];
   pthread_t thief;
   int thief_cpu;
   int thief_error;
@@ -53,14 +52,14 @@ static void *thief_main(void *arg) {
       return NULL;
     last = seq;
     int64_t stolen = 0, highest = -1, delta = lt->cmd.delta;
-    ws_task *r;
+    ws_slot *r;
     /* Fig. 9: steal until the queue says ABORT (or EMPTY, which FF-THE's
      * steal reports first when it sees no task at all). */
-    int64_t T;
+    ws_slot *T;
     while ((r = litmus_ffthe_steal(lt->q, delta, &T)) != WS_ABORT &&
            r != WS_EMPTY) {
       highest = dut_task_id(lt->d, r);
-      lt->t_seen[highest] = T;
+      lt->t_seen[highest] = dut_slot_index(lt->d, T);
       stolen++;
     }
     lt->cmd.stolen = stolen;
@@ -85,30 +84,30 @@ static inline __attribute__((always_inline)) void l_stores(line *lines,
                    : "memory", "cc");
 }
 
-/* Exactly L stores where ws-anticoalesce puts its own: store k to
- * scratch line k mod WS_SCRATCH_LINES, volatile as the pass emits them. */
-static inline __attribute__((always_inline)) void scratch_stores(line *scratch,
-                                                                 unsigned L) {
+/* Exactly L stores where ws-anticoalesce puts its own: store k to line
+ * (k + 1) mod WS_SCRATCH_LINES of the thread's ws_tls_scratch (line 0 is
+ * the runtime take's anti-coalescing store), volatile as the pass emits
+ * them (deque_under_test.c pads the runtime's take the same way). */
+static inline __attribute__((always_inline)) void scratch_stores(unsigned L) {
   for (unsigned k = 0; k < L; k++)
-    *(volatile int64_t *)&scratch[k % WS_SCRATCH_LINES].v = k;
+    ws_tls_scratch[((k + 1) % WS_SCRATCH_LINES) * 8] = k;
 }
 
 /* Fig. 9's worker; returns how many tasks it took: 511, 510, ... down.
  * Its only stores on the way are the take's T := t and the L stores, as
  * docs/bounded-tso.md shows in the machine code: the count lives in a
  * register and nothing is called but the conflict path. */
-__attribute__((noinline)) static int64_t worker_take_all(ws_thedeque *q, line *lines,
-                                                         line *scratch, dut_pad pad) {
+__attribute__((noinline)) static int64_t worker_take_all(ws_dq *q, ws_slot *tail,
+                                                         line *lines, dut_pad pad) {
   int64_t taken = 0;
-  for (;;) {
-    ws_task *r = litmus_ffthe_take(q);
-    if (ws_is_stolen(r)) /* the queue is empty */
+  for (ws_slot *t = tail - 1;; t--) {
+    if (litmus_ffthe_take(q, t)) /* the queue is empty */
       break;
     taken++;
     if (pad.kind == DUT_PAD_LINES)
       l_stores(lines, pad.n, taken);
     else
-      scratch_stores(scratch, pad.n);
+      scratch_stores(pad.n);
   }
   return taken;
 }
@@ -130,8 +129,6 @@ litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
     free(lt);
     return NULL;
   }
-  for (uint32_t i = 0; i < LITMUS_TASKS; i++) /* slots 0..511: tasks 0..511 */
-    dut_push(lt->d, i);
   lt->q = dut_deque(lt->d);
   lt->thief_cpu = thief_cpu;
   atomic_init(&lt->cmd.done, UINT64_MAX - 1); /* the thief is not up yet */
@@ -170,16 +167,17 @@ void litmus_point(litmus *lt, litmus_take take, dut_pad pad, int64_t delta,
   int64_t x = litmus_x(take, pad.n);
   uint64_t seq = atomic_load_explicit(&lt->cmd.done, ws_relaxed);
   for (uint64_t run = 0; run < runs; run++) {
-    /* A full queue: T = 512, H = 0 (the slots never change). */
-    atomic_store_explicit(&lt->q->T, LITMUS_TASKS, ws_relaxed);
-    atomic_store_explicit(&lt->q->H, 0, ws_relaxed);
-    atomic_store_explicit(&lt->q->lock, 0, ws_relaxed);
+    /* A full queue: tasks 0..511 in slots 0..511, pushed by the runtime's
+     * push onto the deque its reset left empty at slot 0. */
+    dut_settle(lt->d);
+    for (uint32_t i = 0; i < LITMUS_TASKS; i++)
+      dut_push(lt->d, i);
     /* seq_cst: the reset is in memory before the thief can start. */
     atomic_store_explicit(&lt->cmd.seq, ++seq, ws_seq_cst);
     uint64_t idsum;
     int64_t taken = take == LITMUS_TAKE_RUNTIME
                         ? dut_take_run(lt->d, LITMUS_TASKS, pad, &idsum)
-                        : worker_take_all(lt->q, lt->lines, lt->scratch, pad);
+                        : worker_take_all(lt->q, dut_tail(lt->d), lt->lines, pad);
     int64_t lowest = LITMUS_TASKS - taken;
     while (atomic_load_explicit(&lt->cmd.done, ws_acquire) != seq)
       ws_cpu_relax();

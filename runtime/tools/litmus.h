@@ -8,7 +8,7 @@
  * the runtime's own __ws_take_ffthe, which adds its anti-coalescing store
  * (deque_under_test.h); the L stores go to L distinct lines, or where
  * ws-anticoalesce puts the stores it inserts (store k to scratch line
- * k mod 8).  With the paper's take and L = 0, consecutive stores to T may
+ * (k + 1) mod 8 of ws_tls_scratch).  With the paper's take and L = 0, consecutive stores to T may
  * coalesce (§7.3); the two other kinds of stores are what is meant to
  * stop that, and this test is how to see whether they do.
  */

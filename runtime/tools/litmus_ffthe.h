@@ -1,14 +1,13 @@
 /*
  * litmus_ffthe.h — FF-THE (paper 000 Fig. 3) for the TSO[S] litmus test
  * (paper 000 Fig. 9).  The code of runtime/src/deque_ffthe.c, line for line
- * and with its names, on the runtime's own deque layout (ws_thedeque), with
- * these differences:
+ * and with its names, on the runtime's own deque layout (ws_dq, slots, H
+ * packed as in tailhead.h), with these differences:
  *   - take() makes exactly one store, T := t, as Fig. 9 requires ("no other
- *     stores"): the runtime's anti-coalescing stores (§7.3), ws_count_take
- *     and ws_slow_take_store, are left out; the litmus puts its L stores
- *     there instead;
+ *     stores"): the runtime's anti-coalescing store (§7.3) is left out; the
+ *     litmus puts its L stores there instead;
  *   - delta is an argument of steal(), not ws_rt.delta, and steal() also
- *     tells which T it read (for the litmus's "stores passed" figure);
+ *     tells which T it read (for the litmus's "stores passed" figure).
  * Keep it in step with deque_ffthe.c.
  */
 #ifndef WS_LITMUS_FFTHE_H
@@ -20,46 +19,46 @@
  * in registers.  Its stores (the call's return address, the lock) come
  * after the H load and with a fence, so they cannot add to the T stores
  * that hide in the store buffer. */
-__attribute__((noinline, cold)) static ws_task *
-litmus_ffthe_take_conflict(ws_thedeque *q, int64_t t) {
+__attribute__((noinline, cold)) static int litmus_ffthe_take_conflict(ws_dq *q,
+                                                                     ws_slot *t) {
   ws_th_lock(q);
-  if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {
+  if (!ws_th_at_or_above(t, atomic_load_explicit(&q->H, ws_relaxed))) {
     atomic_store_explicit(&q->T, t + 1, ws_relaxed);
     ws_th_unlock(q);
-    return WS_STOLEN(ws_th_slot(q, t));
+    return 1;
   }
   ws_th_unlock(q);
-  return ws_th_own(q, t);
+  return 0;
 }
 
-static inline __attribute__((always_inline)) ws_task *
-litmus_ffthe_take(ws_thedeque *q) {
-  int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;
+static inline __attribute__((always_inline)) int litmus_ffthe_take(ws_dq *q,
+                                                                   ws_slot *t) {
   atomic_store_explicit(&q->T, t, ws_release); /* T := t, no fence */
   WS_TAKE_MARK();
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  if (ws_likely(t >= h))
-    return ws_th_own(q, t);
+  uint64_t H = ws_th_peek_head(q);
+  if (ws_likely(ws_th_at_or_above(t, H)))
+    return 0;
   return litmus_ffthe_take_conflict(q, t);
 }
 
-static inline ws_task *litmus_ffthe_steal(ws_thedeque *q, int64_t delta,
-                                          int64_t *T_read) {
-  int64_t avail = atomic_load_explicit(&q->T, ws_relaxed) -
-                  (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
+static inline ws_slot *litmus_ffthe_steal(ws_dq *q, int64_t delta,
+                                          ws_slot **T_read) {
+  int64_t avail = ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),
+                             atomic_load_explicit(&q->H, ws_relaxed));
   if (avail <= 0)
     return WS_EMPTY;
   if (avail <= delta) /* the real check below would fail too: don't lock */
     return WS_ABORT;
   ws_th_lock(q);
-  int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);
-  WS_STORE_FENCED(&q->H, (uint64_t)(h + 1));
-  ws_task *ret;
+  uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);
+  ws_slot *h = ws_th_head(q, H);
+  WS_STORE_FENCED(&q->H, ws_th_pack(0, h + 1));
+  ws_slot *ret;
   *T_read = atomic_load_explicit(&q->T, ws_seq_cst);
-  if (*T_read - h > delta) { /* T - δ > h */
-    ret = ws_th_slot(q, h);
+  if (ws_th_dist(*T_read, H) > delta) { /* T - δ > h */
+    ret = h;
   } else {
-    atomic_store_explicit(&q->H, (uint64_t)h, ws_relaxed);
+    atomic_store_explicit(&q->H, H, ws_relaxed);
     ret = WS_ABORT;
   }
   ws_th_unlock(q);

@@ -207,7 +207,9 @@ int ts_run(const ts_options *o, ts_result *out, char *err, size_t errlen) {
     while (atomic_load_explicit(&s->ctl.done, ws_acquire) != r)
       ws_cpu_relax();
     out->rounds = r;
-    if (!check_round(s, r, n, got, idsum, out)) {
+    if (check_round(s, r, n, got, idsum, out)) {
+      dut_settle(s->d); /* back to slot 0, as the joins would leave it */
+    } else {
       if (o->stop)
         break;
       dut_reset(s->d); /* so the next round does not inherit the damage */

@@ -8,7 +8,8 @@
  *      at delta = the bound (paper 000 §7.3) at L = 1..8 and wherever L+1
  *      divides S-1, S or S+1 (there the bound is tightest), the runtime's
  *      own take at L = 0, and the take stress of the runtime's fast paths
- *      at the tightest delta of S for every fence-free variant.  A run that
+ *      at the tightest delta of S for FF-THE, FF-CL and THEP (FF-MB's
+ *      owner and bound check are FF-THE's).  A run that
  *      refutes S says how many stores a load passed; the next candidate is
  *      at least that;
  *   3. save S = the first candidate nothing refuted + a margin
@@ -212,8 +213,9 @@ static int validate(const options *o, uint32_t S, verdict *v) {
     fprintf(stderr, "ws-calibrate: %s\n", err);
     return -1;
   }
-  /* The runtime's own take with nothing between takes (its counter keeps
-   * the T stores apart, x = 1), then the paper's at the tight points. */
+  /* The runtime's own take with nothing between takes (its anti-coalescing
+   * store keeps the T stores apart, x = 1), then the paper's at the tight
+   * points. */
   unsigned L[256];
   unsigned n = tight_points(S, L, 256);
   litmus_point_spec points[257];
@@ -247,6 +249,10 @@ static int validate(const options *o, uint32_t S, verdict *v) {
       (unsigned long long)v->litmus_runs);
 
   /* The take stress, every fence-free variant. */
+  /* Not FF-MB: its owner is FF-THE's, and its thief's bound check is
+   * FF-THE's too (T - delta > h after its claim); past the check it forces
+   * a barrier, which nothing about S decides, and which makes a round 20
+   * to 50 times slower (ws-takestress runs it). */
   static const int variants[] = {DUT_FFTHE, DUT_FFCL, DUT_THEP};
   v->stress_rounds = o->rounds;
   for (unsigned i = 0; i < sizeof variants / sizeof variants[0]; i++) {
@@ -362,8 +368,8 @@ int main(int argc, char **argv) {
   if (!survivor) {
     rec.inf = 1;
     say("ws-calibrate: no S up to %u survived (a load passed %u stores): saving inf, "
-        "fence-free stealing off for this CPU (thep waits for the echo, ffthe and ffcl "
-        "never steal)\n",
+        "fence-free stealing off for this CPU (thep waits for the echo, ffmb forces "
+        "a barrier, ffthe and ffcl never steal)\n",
         o.limit, passed);
   } else {
     rec.S = S;

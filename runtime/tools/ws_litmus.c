@@ -7,7 +7,7 @@
  * TSO[S] for this machine, and the exit status says so.
  *
  * The worker takes with the runtime's own take, which makes one store
- * besides T := t (its anti-coalescing counter), so x = L + 1: S is tested
+ * besides T := t (its anti-coalescing store), so x = L + 1: S is tested
  * as the runtime uses it.  --take=mirror is the paper's take with T := t
  * alone (x = L), whose L = 0 shows stores to T coalescing (§7.3);
  * --pad=scratch makes the L stores as ws-anticoalesce inserts them.
@@ -66,7 +66,7 @@ static const char usage[] =
     "                      mirror: the paper's (Fig. 9), T := t alone, x = L\n"
     "  --pad=P             the L stores: lines, to L distinct lines (the\n"
     "                      default); scratch, as ws-anticoalesce inserts them\n"
-    "                      (store k to scratch line k mod 8)\n"
+    "                      (store k to scratch line (k+1) mod 8)\n"
     "Output: CSV (L,alpha,delta,runs,incorrect,duplicates,max_passed) and\n"
     "'#' lines.  Exit status: 0 TSO[S] not refuted, 1 refuted or error,\n"
     "2 bad usage.\n";
@@ -287,7 +287,7 @@ int main(int argc, char **argv) {
          o.take == LITMUS_TAKE_RUNTIME
              ? "the runtime's __ws_take_ffthe (T := t, then its anti-coalescing store)"
              : "the paper's (T := t, no other store)",
-         o.pad == DUT_PAD_SCRATCH ? "to ws-anticoalesce's scratch lines, k mod 8"
+         o.pad == DUT_PAD_SCRATCH ? "to ws-anticoalesce's scratch lines, (k+1) mod 8"
                                   : "to L distinct lines",
          o.take == LITMUS_TAKE_RUNTIME ? "L + 1" : "L");
   printf("L,alpha,delta,runs,incorrect,duplicates,max_passed\n");

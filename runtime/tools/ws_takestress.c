@@ -34,8 +34,8 @@ static const char usage[] =
     "Take versus steal on the runtime's own deque code, at delta =\n"
     "ceil(S/(x+1)) with x the stores of the variant's take: does every task\n"
     "run exactly once?\n"
-    "  --variant=LIST    ffthe,ffcl,thep (the default), or the, cl (fenced\n"
-    "                    controls)\n"
+    "  --variant=LIST    ffthe,ffcl,thep,ffmb (the default), or the, cl\n"
+    "                    (fenced controls)\n"
     "  --S=N|inf|auto    the bound under test (default auto: what the runtime\n"
     "                    resolves without WS_STORE_BUFFER)\n"
     "  --delta=N|bound   the thief's delta (default bound)\n"
@@ -55,6 +55,7 @@ static options parse(int argc, char **argv) {
   o.variants[o.nvariants++] = DUT_FFTHE;
   o.variants[o.nvariants++] = DUT_FFCL;
   o.variants[o.nvariants++] = DUT_THEP;
+  o.variants[o.nvariants++] = DUT_FFMB;
   const char *S = "auto";
   cli_default_cpus(o.cpus);
   enum { OPT_VARIANT = 256, OPT_S, DELTA, ROUNDS, SECONDS, STOP, CPUS, HELP };
@@ -76,7 +77,7 @@ static options parse(int argc, char **argv) {
         int id = dut_variant_by_name(v);
         if (id < 0 || o.nvariants == DUT_VARIANTS)
           cli_usage_error("--variant=%s is not valid: expected a list of ffthe, "
-                          "ffcl, thep, the, cl",
+                          "ffcl, thep, ffmb, the, cl",
                           optarg);
         o.variants[o.nvariants++] = id;
       }
@@ -147,7 +148,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < o.nvariants; i++) {
     int v = o.variants[i];
     unsigned x = dut_take_stores(v);
-    ts_options to = {v, o.delta ? o.delta : ts_delta_for(o.S, o.S_inf, x),
+    /* As init.c sets ws_rt.delta_validated: FF-MB's thieves never trust
+     * the default S, a guess; every steal then forces the barrier. */
+    int guessed = o.S_source && strcmp(o.S_source, "default") == 0;
+    int64_t bound = dut_validated_S_only(v) && guessed ? INT64_MAX
+                                                       : ts_delta_for(o.S, o.S_inf, x);
+    ts_options to = {v, o.delta ? o.delta : bound,
                      o.rounds, o.seconds, o.stop, {o.cpus[0], o.cpus[1]},
                      {progress, (void *)dut_variant_name(v)}};
     ts_result r;

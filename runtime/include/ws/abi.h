@@ -2,23 +2,25 @@
  * ws/abi.h — the binary interface between compiled code and the wsff runtime.
  *
  * Compiled code (the ws-lower pass, or a program lowered by hand) sees only
- * what is declared here.  The pass reads the names and the record layout from
- * this header, so the runtime owns the contract.
+ * what is declared here and in ws/abi.def.  The pass takes the names from
+ * the tables and checks the layouts against the runtime's bitcode, so the
+ * runtime owns the contract.
  *
- * A spawn builds a task descriptor in the spawning function's frame (a
- * ws_task header followed by the arguments and room for the result), pushes
- * a pointer to it, and at the sync takes it back:
+ * A task lives in its owner's deque, one 64-byte slot per spawn.  Spawning
+ * code keeps the owner's tail (the next free slot) in a register: it gets
+ * it as a hidden argument, or once from __ws_tail() at an entry point.  A
+ * spawn writes the task into the slot and publishes it; the matching sync
+ * takes the same slot back and, when no thief got it, calls the task's body
+ * directly:
  *
- *     ws_worker *w = __ws_self();
- *     d.hdr.run = thunk; d.hdr.state = 0; d.arg = n - 1;
- *     __ws_push_thep(w, &d.hdr);
- *     ...
- *     ws_task *r = __ws_take_thep(w);
- *     if (!((uintptr_t)r & WS_TAKE_STOLEN)) res = fib(d.arg);     // not stolen: direct call
- *     else { __ws_join_stolen(w, &d.hdr); res = d.result; }       // wait + leapfrog
+ *     slot->run = fib_thunk; *(long *)slot->payload = n - 1;
+ *     __ws_push_thep(slot);                       // tail is now slot + 1
+ *     b = fib_clone(slot + 1, n - 2);
+ *     if (!__ws_take_thep(slot)) a = fib_clone(slot, n - 1);   // direct call
+ *     else { __ws_join(slot); a = *(long *)slot->payload; }     // stolen
  *
- * Takes are strictly LIFO per worker: a sync takes back the most recent
- * outstanding spawn first.
+ * Takes are strictly LIFO per worker and a stolen slot stays the owner's
+ * until its join, so the slot a sync takes back is always the one it pushed.
  */
 #ifndef WS_ABI_H
 #define WS_ABI_H
@@ -30,91 +32,102 @@
 extern "C" {
 #endif
 
-#define WS_ABI_VERSION 1
+#define WS_ABI_VERSION 2
 
-/* Per-thread scratch lines for the stores the compiler inserts after a take
- * (ws_tls_scratch, 8-byte words, WS_SCRATCH_LINES lines of 64 bytes). */
-#define WS_SCRATCH_LINES 8
+/* A task in its deque slot.  `run` is what a thief calls (the thunk): it
+ * reads the task's inputs from the payload, runs the task with the thief's
+ * own tail for the spawns it makes, and stores the result, if the task has
+ * one that fits, at the start of the payload.  When the inputs do not fit,
+ * the payload holds a pointer to them in the spawning frame.  `state` is
+ * written by the runtime only: 0 while the task is not stolen, the thief's
+ * ws_worker address while it runs, that address | WS_TASK_DONE after; a
+ * join puts it back to 0.  Compiled code never writes it. */
+#define WS_SLOT_SIZE 64
+#define WS_SLOT_PAYLOAD 48
 
-typedef struct ws_worker ws_worker; /* opaque to compiled code */
+typedef struct ws_slot ws_slot;
+typedef void (*ws_task_fn)(ws_slot *self, ws_slot *tail);
 
-/* Header of every task descriptor.  The pass appends the arguments and the
- * result slot after it.  `state` is written by a thief only: 0 while the task
- * has not been stolen, then the thief's ws_worker address, then that address
- * | WS_TASK_DONE once the task has run.  Compiled code stores 0 at spawn. */
-typedef struct ws_task {
-  void (*run)(struct ws_task *self);
+struct ws_slot {
+  ws_task_fn run;
   uintptr_t state;
-} ws_task;
+  unsigned char payload[WS_SLOT_PAYLOAD] __attribute__((aligned(16)));
+} __attribute__((aligned(WS_SLOT_SIZE)));
 
 #define WS_TASK_DONE ((uintptr_t)1)
 
-/* A take returns the descriptor it removed.  When a thief got it first the
- * result is tagged with WS_TAKE_STOLEN, and its pointer is only a hint: once
- * a THE or Chase-Lev deque lost a task, later stolen takes of the same frame
- * report the same slot.  Compiled code waits for the descriptor it knows it
- * pushed (a function with several outstanding spawns chains them). */
-#define WS_TAKE_STOLEN ((uintptr_t)1)
-
-/* Deque variants.  The numbers are stored in module records: do not reorder. */
+/* Deque variants (ws/variants.def).  The numbers are stored in module
+ * records. */
 enum ws_variant_id {
-  WS_VARIANT_THE = 0,
-  WS_VARIANT_CL = 1,
-  WS_VARIANT_FFTHE = 2,
-  WS_VARIANT_FFCL = 3,
-  WS_VARIANT_THEP = 4,
-  WS_VARIANT_SPLIT = 5,
-  WS_VARIANT_PRIVATE = 6,
-  WS_VARIANT_COUNT = 7,
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) WS_VARIANT_ID_##name = id,
+#include "ws/variants.def"
+#undef WS_VARIANT
+  WS_VARIANT_COUNT,
   WS_VARIANT_RUNTIME = 255 /* compiled against the generic entry points */
 };
 
-/* Scratch lines for the stores the compiler inserts after a take
- * (ws-anticoalesce); per thread, so per worker. */
-extern __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8];
-
-/* The current worker.  Fatal (clear message, exit 2) on a thread the runtime
- * does not own. */
-ws_worker *__ws_self(void);
+/* The calling worker's tail, for an entry point into spawning code.  Fatal
+ * (clear message, exit 2) on a thread the runtime does not own. */
+ws_slot *__ws_tail(void);
 
 /* Per-variant fast paths; also compiled to bitcode (ws-abi.bc) that the pass
- * links into each module and inlines. */
-#define WS_DECLARE_VARIANT_ABI(v)                                              \
-  void __ws_push_##v(ws_worker *w, ws_task *t);                                \
-  ws_task *__ws_take_##v(ws_worker *w);
-WS_DECLARE_VARIANT_ABI(the)
-WS_DECLARE_VARIANT_ABI(cl)
-WS_DECLARE_VARIANT_ABI(ffthe)
-WS_DECLARE_VARIANT_ABI(ffcl)
-WS_DECLARE_VARIANT_ABI(thep)
-WS_DECLARE_VARIANT_ABI(split)
-WS_DECLARE_VARIANT_ABI(private)
-#undef WS_DECLARE_VARIANT_ABI
+ * links into each module and inlines.
+ *   __ws_push_V(slot)  publishes the task compiled code wrote into `slot`,
+ *                      the owner's tail; the tail is then slot + 1
+ *   __ws_take_V(slot)  takes `slot` back (the owner's tail is slot + 1):
+ *                      0 when the owner has it, nonzero when a thief got it
+ *                      first; then __ws_join(slot) must follow */
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary)                       \
+  void __ws_push_##name(ws_slot *slot);                                        \
+  int __ws_take_##name(ws_slot *slot);
+#include "ws/variants.def"
+#undef WS_VARIANT
+
+/* Records the owner's tail for __ws_tail, for variants whose push and take
+ * do not (ws/variants.def publishes_tail): compiled code calls it before a
+ * call that may enter spawning code through its entry point. */
+void __ws_publish_tail(ws_slot *tail);
 
 /* Generic entry points: dispatch to the variant chosen at start-up
- * (WS_DEQUE).  Hand-lowered programs use these. */
-void __ws_push(ws_worker *w, ws_task *t);
-ws_task *__ws_take(ws_worker *w);
+ * (WS_DEQUE).  Hand-lowered programs and -fws-fencefree=runtime use them. */
+void __ws_push(ws_slot *slot);
+int __ws_take(ws_slot *slot);
 
-/* Slow path of a sync whose task was stolen: run other work (leapfrogging:
- * steal from the thief first, then at random) until the task is done. */
-void __ws_join_stolen(ws_worker *w, ws_task *t);
+/* A take found its task stolen: run other work (leapfrogging: steal from
+ * the thief first, then at random) until the thief is done with it, then
+ * give the slot back to the owner: the tail is `slot` again. */
+void __ws_join(ws_slot *slot);
+
+/* Per-thread scratch lines for the stores the compiler inserts after a take
+ * (ws-anticoalesce): 8-byte words, WS_SCRATCH_LINES lines of 64 bytes, so
+ * that consecutive inserted stores go to different lines. */
+#define WS_SCRATCH_LINES 8
+extern __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8]
+    __attribute__((tls_model("initial-exec")));
+
+/* Spawns counted by code compiled with -fws-stats (one increment per spawn;
+ * nothing is counted otherwise). */
+extern __thread uint64_t ws_tls_spawns __attribute__((tls_model("initial-exec")));
 
 /* One record per compiled module, in section "ws_delta" (paper 000 §4,
- * "Determining delta").  The runtime walks all records at start-up and uses
- * delta = max_i ceil(S / (x_i + 1)) for the S it resolves itself. */
+ * "Determining delta"): the one carrier of what a module tells the runtime.
+ * The runtime walks all records at start-up and uses
+ * delta = max_i ceil(S / (x_i + 1)) (ws/delta.h) for the S it resolves. */
 #define WS_RECORD_SECTION "ws_delta"
 #define WS_RECORD_MAGIC 0x77736466u /* "wsdf" */
-#define WS_RECORD_VERSION 1u
+#define WS_RECORD_VERSION 2u
 #define WS_X_UNBOUNDED 0xffffffffu /* module has no path from a take to another */
+#define WS_RECORD_COUNTS_SPAWNS 1u  /* flags: compiled with -fws-stats */
 
 typedef struct ws_module_record {
   uint32_t magic;     /* WS_RECORD_MAGIC */
   uint32_t version;   /* WS_RECORD_VERSION */
   uint32_t x;         /* min stores between two takes on any path */
   uint32_t s_compile; /* S assumed at compile time */
-  uint32_t delta;     /* ceil(s_compile / (x + 1)), for information */
+  uint32_t delta;     /* ws_delta(s_compile, x), for information */
   uint32_t variant;   /* enum ws_variant_id the module was compiled for */
+  uint32_t flags;     /* WS_RECORD_* */
+  uint32_t abi;       /* WS_ABI_VERSION the module was compiled against */
   const char *module; /* module identifier (source file name) */
 } ws_module_record;
 

@@ -1,10 +1,10 @@
 /*
- * deques.c — the spawn/sync deques (the, cl, ffthe, ffcl, thep) as pools:
- * one standalone ws_worker per slot, driven through ws_deque_ops.  The owner
- * takes LIFO at the tail, thieves steal FIFO at the head; exactly-once.
+ * deques.c — the work-stealing queues of paper 000 (wsq.h: the, cl, ffthe,
+ * ffcl, thep) as pools: one queue per slot.  The owner takes LIFO at the
+ * tail, thieves steal FIFO at the head; exactly-once.
  *
- * A task v is stored as the descriptor pointer v << 3, so the deques' tag
- * bits (WS_STOLEN, WS_ABORT) never collide with a task.
+ * A task v is stored as v + 1, so the queues' EMPTY (0) and ABORT (1) never
+ * collide with a task (tasks are 1..WS_POOL_TASK_MAX).
  *
  * split and private are left out: their thieves depend on the owner's
  * cooperation at spawn and sync points (Lace's split requests, answered
@@ -16,6 +16,7 @@
 
 #include "../worker.h"
 #include "pool_impl.h"
+#include "wsq.h"
 
 /* The fence-free thieves use ws_rt.delta = ceil(S / (x + 1)) with x the
  * smallest number of stores between two takes in the program (paper 000
@@ -25,102 +26,87 @@
  * what the pool needs. */
 __attribute__((used, section(WS_RECORD_SECTION), aligned(8)))
 static const ws_module_record ws_pool_record = {
-    WS_RECORD_MAGIC, WS_RECORD_VERSION, 1, 0, 0, WS_VARIANT_RUNTIME,
-    "libws task pool (ws/pool.h)"};
+    WS_RECORD_MAGIC, WS_RECORD_VERSION, 1, 0, 0, WS_VARIANT_RUNTIME, 0,
+    WS_ABI_VERSION, "libws task pool (ws/pool.h)"};
 
 typedef struct deque_pool {
-  const ws_deque_ops *dq;
+  const ws_wsq_ops *q;
   /* Stealing from a producer slot.  A producer never takes, so none of its
    * stores can be a take() hiding in its store buffer: the fence-free
    * variants steal from it with their fenced sibling's steal, with no delta
    * window (which would otherwise strand the last delta tasks there). */
-  ws_task *(*steal_producer)(ws_worker *victim, ws_worker *thief);
-  ws_worker **w; /* one per slot */
+  uint64_t (*steal_producer)(ws_wsq *q, uint64_t *echo_waits);
+  ws_wsq *w; /* one per slot */
 } deque_pool;
 
 static deque_pool *dp(ws_pool *p) { return p->impl; }
 
-static ws_task *encode(ws_pool_task t) { return (ws_task *)(t << 3); }
-static ws_pool_task decode(const ws_task *r) {
-  return ws_is_task(r) ? (uintptr_t)r >> 3 : WS_POOL_NONE;
+static ws_pool_task decode(uint64_t r) {
+  return r > WS_WSQ_ABORT ? (ws_pool_task)(r - 1) : WS_POOL_NONE;
 }
 
-/* T - H as the thieves see it (THEP packs a 32-bit head with its heartbeat
- * counter). */
-static int64_t looks_size(const ws_thedeque *q) {
-  int64_t t = atomic_load_explicit(&q->T, ws_acquire);
-  uint64_t h = atomic_load_explicit(&q->H, ws_acquire);
-  return q->packed_head ? (int32_t)((uint32_t)t - (uint32_t)h) : t - (int64_t)h;
-}
-
-static void deques_init(ws_pool *p, const ws_deque_ops *ops,
-                        const ws_deque_ops *fenced) {
+static void deques_init(ws_pool *p, const ws_wsq_ops *ops,
+                        const ws_wsq_ops *fenced) {
   deque_pool *d = ws_pool_zalloc(sizeof *d, "pool deques");
-  d->dq = ops;
+  d->q = ops;
   d->steal_producer = fenced->steal;
-  d->w = ws_pool_zalloc(sizeof *d->w * (size_t)p->slots, "pool deques");
-  for (int i = 0; i < p->slots; i++) {
-    ws_worker *w = ws_pool_zalloc(sizeof *w, "a pool deque");
-    w->id = i;
-    if (ops->init(w, p->capacity))
+  d->w = aligned_alloc(WS_CACHE_LINE, sizeof *d->w * (size_t)p->slots);
+  if (!d->w)
+    ws_fatal("out of memory allocating pool deques");
+  memset(d->w, 0, sizeof *d->w * (size_t)p->slots);
+  for (int i = 0; i < p->slots; i++)
+    if (ws_wsq_init(&d->w[i], p->capacity, ops->packed_head))
       ws_fatal("out of memory allocating a pool deque of %zu tasks",
                p->capacity);
-    d->w[i] = w;
-  }
   p->impl = d;
 }
 
 static void deques_fini(ws_pool *p) {
   deque_pool *d = dp(p);
-  for (int i = 0; i < p->slots; i++) {
-    d->dq->fini(d->w[i]);
-    free(d->w[i]);
-  }
+  for (int i = 0; i < p->slots; i++)
+    ws_wsq_fini(&d->w[i]);
   free(d->w);
   free(d);
 }
 
 static void deques_put(ws_pool *p, int slot, ws_pool_task t) {
   deque_pool *d = dp(p);
-  ws_thedeque *q = &d->w[slot]->dq.th;
-  /* The deque's own overflow message speaks of spawns and WS_DEQUE_SIZE;
-   * say it in the pool's terms.  Owner-local test first, like its put. */
-  if (ws_unlikely(atomic_load_explicit(&q->T, ws_relaxed) - q->h_seen > q->mask) &&
-      looks_size(q) > q->mask)
+  if (d->q->put(&d->w[slot], (uint64_t)t + 1))
     ws_fatal("%s pool: the queue of slot %d is full (%lld tasks); raise "
              "ws_pool_config.capacity",
-             p->ops->name, slot, (long long)(q->mask + 1));
-  d->dq->put(d->w[slot], encode(t));
+             p->ops->name, slot, (long long)(d->w[slot].mask + 1));
 }
 
-/* Looks before taking: a take on an empty deque would pay the fence (cl,
+/* Looks before taking: a take on an empty queue would pay the fence (cl,
  * the) or a trip through the conflict path for nothing.  Not for THEP: a
  * thief waiting for the echo has already moved H past the last task, so the
- * deque looks empty to its owner, and only the owner's take (T := t) lets
+ * queue looks empty to its owner, and only the owner's take (T := t) lets
  * that thief go. */
 static ws_pool_task deques_take(ws_pool *p, int w) {
   deque_pool *d = dp(p);
-  if (!p->ops->owner_must_take && looks_size(&d->w[w]->dq.th) <= 0)
+  if (!p->ops->owner_must_take && ws_wsq_size(&d->w[w]) <= 0)
     return WS_POOL_NONE;
-  return decode(d->dq->take(d->w[w]));
+  return decode(d->q->take(&d->w[w]));
 }
 
 static ws_pool_task deques_steal(ws_pool *p, int thief, int victim) {
   deque_pool *d = dp(p);
-  ws_task *r = victim < p->workers ? d->dq->steal(d->w[victim], d->w[thief])
-                                    : d->steal_producer(d->w[victim], d->w[thief]);
-  if (r == WS_ABORT)
+  uint64_t waits = 0;
+  uint64_t r = victim < p->workers ? d->q->steal(&d->w[victim], &waits)
+                                   : d->steal_producer(&d->w[victim], &waits);
+  if (r == WS_WSQ_ABORT)
     p->slot[thief].c.aborts++;
   return decode(r);
 }
 
 static int deques_is_empty(ws_pool *p, int slot, int q) {
-  return looks_size(&dp(p)->w[q]->dq.th) <= 0;
+  (void)slot;
+  return ws_wsq_size(&dp(p)->w[q]) <= 0;
 }
 
 #define DEQUE_POOL(v, fenced, fencefree, waits)                                \
   static void v##_init(ws_pool *p) {                                           \
-    deques_init(p, &ws_ops_##v, &ws_ops_##fenced);                             \
+    deques_init(p, &ws_wsq_##v, &ws_wsq_##fenced);                             \
   }                                                                            \
   const ws_pool_ops ws_pool_##v = {                                            \
       .name = #v,                                                              \

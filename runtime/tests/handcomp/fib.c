@@ -4,6 +4,9 @@
  *
  *   ws_spawn(a, fib, n - 1);  b = fib(n - 2);  ws_sync();  return a + b;
  *
+ * (a clone taking the tail, the task in its slot, the result in the slot
+ * after a steal), with the generic entry points, so every variant runs it.
+ *
  *   fib N    prints "fib(N) = F" and checks F against a loop; it makes
  *            F(N+1) - 1 spawns (one per call with n >= 2)
  */
@@ -11,32 +14,27 @@
 
 #include "handcomp.h"
 
-typedef struct fib_task {
-  ws_task hdr;
-  long n;
-  long result;
-} fib_task;
+static long fib(ws_slot *tail, long n);
 
-static long fib(long n);
-
-static void fib_run(ws_task *t) {
-  fib_task *d = (fib_task *)t;
-  d->result = fib(d->n);
+/* The thunk: the argument from the slot, the result back into it. */
+static void fib_run(ws_slot *self, ws_slot *tail) {
+  long *payload = (long *)self->payload;
+  payload[0] = fib(tail, payload[0]);
 }
 
-static long fib(long n) {
+static long fib(ws_slot *tail, long n) {
   if (n < 2)
     return n;
-  ws_worker *w = __ws_self();
-  fib_task d = {{fib_run, 0}, n - 1, 0};
-  __ws_push(w, &d.hdr);
-  long b = fib(n - 2);
+  tail->run = fib_run;
+  *(long *)tail->payload = n - 1;
+  __ws_push(tail);
+  long b = fib(tail + 1, n - 2);
   long a;
-  if (!((uintptr_t)__ws_take(w) & WS_TAKE_STOLEN)) {
-    a = fib(d.n); /* not stolen: the spawned call, made directly */
+  if (!__ws_take(tail)) {
+    a = fib(tail, n - 1); /* not stolen: the spawned call, made directly */
   } else {
-    __ws_join_stolen(w, &d.hdr);
-    a = d.result;
+    __ws_join(tail);
+    a = *(long *)tail->payload;
   }
   return a + b;
 }
@@ -51,5 +49,5 @@ int main(int argc, char **argv) {
   }
   char what[32];
   snprintf(what, sizeof what, "fib(%ld)", n);
-  return hc_report(what, fib(n), x);
+  return hc_report(what, fib(__ws_tail(), n), x);
 }

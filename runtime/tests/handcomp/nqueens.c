@@ -12,18 +12,19 @@
 
 #define MAXN 14
 
-typedef struct nq_task {
-  ws_task hdr;
+/* A task's inputs, in its slot: the board of rows 0..j-1 (22 bytes). */
+typedef struct nq_args {
   int n, j;         /* board size; rows placed */
   char board[MAXN]; /* column of the queen in each placed row */
-  long result;
-} nq_task;
+} nq_args;
 
-static long nqueens(int n, int j, const char *board);
+static long nqueens(ws_slot *tail, int n, int j, const char *board);
 
-static void nq_run(ws_task *t) {
-  nq_task *d = (nq_task *)t;
-  d->result = nqueens(d->n, d->j, d->board);
+/* The thunk copies the board out of its slot first: it is read while the
+ * task runs, and the result goes where it lay. */
+static void nq_run(ws_slot *self, ws_slot *tail) {
+  nq_args a = *(nq_args *)self->payload;
+  *(long *)self->payload = nqueens(tail, a.n, a.j, a.board);
 }
 
 /* The queen of row j-1 attacks none of rows 0..j-2. */
@@ -36,33 +37,34 @@ static int safe(int j, const char *b) {
   return 1;
 }
 
-static long nqueens(int n, int j, const char *board) {
+static long nqueens(ws_slot *entry, int n, int j, const char *board) {
   if (j == n)
     return 1;
-  ws_worker *w = __ws_self();
-  nq_task d[MAXN];
-  int spawned = 0;
+  ws_slot *tail = entry;
   for (int col = 0; col < n; col++) {
-    nq_task *t = &d[spawned];
-    memcpy(t->board, board, (size_t)j);
-    t->board[j] = (char)col;
-    if (!safe(j + 1, t->board))
+    nq_args *a = (nq_args *)tail->payload;
+    memcpy(a->board, board, (size_t)j);
+    a->board[j] = (char)col;
+    if (!safe(j + 1, a->board))
       continue;
-    t->hdr.run = nq_run;
-    t->hdr.state = 0;
-    t->n = n;
-    t->j = j + 1;
-    __ws_push(w, &t->hdr);
-    spawned++;
+    a->n = n;
+    a->j = j + 1;
+    tail->run = nq_run;
+    __ws_push(tail);
+    tail++;
   }
   long count = 0;
-  while (spawned > 0) { /* the sync: newest spawn first */
-    nq_task *t = &d[--spawned];
-    if (!((uintptr_t)__ws_take(w) & WS_TAKE_STOLEN))
-      t->result = nqueens(t->n, t->j, t->board);
-    else
-      __ws_join_stolen(w, &t->hdr);
-    count += t->result;
+  while (tail != entry) { /* the sync: newest spawn first */
+    ws_slot *t = --tail;
+    /* The inputs leave the slot before the task runs in our frame: its
+     * own spawns reuse the slot. */
+    nq_args a = *(nq_args *)t->payload;
+    if (!__ws_take(t)) {
+      count += nqueens(t, a.n, a.j, a.board);
+    } else {
+      __ws_join(t);
+      count += *(long *)t->payload;
+    }
   }
   return count;
 }
@@ -73,5 +75,5 @@ int main(int argc, char **argv) {
   int n = (int)hc_arg(argc, argv, 1, 1, MAXN, "N (1..14)");
   char what[32];
   snprintf(what, sizeof what, "nqueens(%d)", n);
-  return hc_report(what, nqueens(n, 0, ""), solutions[n]);
+  return hc_report(what, nqueens(__ws_tail(), n, 0, ""), solutions[n]);
 }

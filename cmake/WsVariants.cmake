@@ -1,0 +1,27 @@
+# ws_read_variants(<var> [FENCE_FREE] [MODELLED])
+# The deque variants of runtime/include/ws/variants.def, in id order, into
+# <var>: all of them, or only the fence-free ones, or only those the model
+# checker has a model of.  The table is the one list; CMake re-runs when it
+# changes.
+set(WS_VARIANTS_DEF ${CMAKE_CURRENT_LIST_DIR}/../runtime/include/ws/variants.def)
+set_property(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/.. APPEND PROPERTY
+             CMAKE_CONFIGURE_DEPENDS ${WS_VARIANTS_DEF})
+
+function(ws_read_variants var)
+  cmake_parse_arguments(A "FENCE_FREE;MODELLED" "" "" ${ARGN})
+  file(STRINGS ${WS_VARIANTS_DEF} rows REGEX "^WS_VARIANT\\(")
+  set(out)
+  foreach(row ${rows})
+    if(NOT row MATCHES "^WS_VARIANT\\(([a-z0-9_]+), *([0-9]+), *([01]), *([01]), *([0-9]+), *([01]),")
+      message(FATAL_ERROR "${WS_VARIANTS_DEF}: cannot read the row: ${row}")
+    endif()
+    if(A_FENCE_FREE AND NOT CMAKE_MATCH_3)
+      continue()
+    endif()
+    if(A_MODELLED AND NOT CMAKE_MATCH_4)
+      continue()
+    endif()
+    list(APPEND out ${CMAKE_MATCH_1})
+  endforeach()
+  set(${var} ${out} PARENT_SCOPE)
+endfunction()

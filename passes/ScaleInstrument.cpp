@@ -1,0 +1,375 @@
+//===- ScaleInstrument.cpp - ws-scale: measure work and span --------------===//
+
+#include "ScaleInstrument.h"
+
+#include "AbiNames.h"
+#include "ScaleAbi.h"
+#include "ScaleCount.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+#define DEBUG_TYPE "ws-scale"
+
+using namespace llvm;
+
+namespace wsff {
+
+namespace {
+
+using Hook = ScaleHook;
+
+/// Function attributes the wrapper takes from the spawning function, so
+/// that it inlines anywhere the spawning function's code does.
+const char *const InheritedAttrs[] = {"target-cpu", "target-features",
+                                      "tune-cpu", "frame-pointer"};
+
+bool isCallOf(const Instruction &I, const Function *F) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  return CB && F && CB->getCalledOperand() == F;
+}
+
+class ScaleInstrumenter {
+public:
+  explicit ScaleInstrumenter(Module &M) : M(M), Ctx(M.getContext()) {}
+  bool run();
+
+private:
+  Module &M;
+  LLVMContext &Ctx;
+  FunctionCallee Hooks[unsigned(Hook::Count)];
+  Function *BeginFn = nullptr;
+  Function *EndFn = nullptr;
+  Function *SyncFn = nullptr;
+
+  FunctionCallee hook(Hook H) { return Hooks[unsigned(H)]; }
+  void declareHooks();
+  void instrument(Function &F, ArrayRef<CallInst *> Begins);
+  CallBase *spawnedCall(CallInst &Begin) const;
+  bool canWrap(const CallBase &Call, StringRef &Why) const;
+  Function *wrapper(CallBase &Call, bool Indirect, Function &Spawner);
+  void warnAt(const Instruction &I, const Twine &Msg) const;
+};
+
+void ScaleInstrumenter::declareHooks() {
+  for (unsigned I = 0; I != unsigned(Hook::Count); ++I) {
+    const ScaleHookSpec &S = ScaleHookSpecs[I];
+    SmallVector<StringRef, 4> CParams;
+    StringRef(S.Params).split(CParams, ',');
+    SmallVector<Type *, 4> Params;
+    for (StringRef P : CParams)
+      if (Type *T = scaleIRType(P, Ctx); !T->isVoidTy())
+        Params.push_back(T);
+    auto *Ty = FunctionType::get(scaleIRType(S.Returns, Ctx), Params, false);
+    AttributeList NoUnwind =
+        AttributeList::get(Ctx, AttributeList::FunctionIndex,
+                           {Attribute::NoUnwind});
+    Hooks[I] = M.getOrInsertFunction(S.Name, Ty, NoUnwind);
+  }
+}
+
+void ScaleInstrumenter::warnAt(const Instruction &I, const Twine &Msg) const {
+  const Function &F = *I.getFunction();
+  Ctx.diagnose(DiagnosticInfoOptimizationFailure(
+      F, DiagnosticLocation(I.getDebugLoc()), "ws-scale: " + Msg));
+}
+
+/// The call the spawn runs: the last call, before the end marker, of the
+/// function the begin marker names, or the last indirect call when it names
+/// a pointer (the contract of ws/ws.h).  Null when the region is not the
+/// macro's shape; ws-lower reports that.
+CallBase *ScaleInstrumenter::spawnedCall(CallInst &Begin) const {
+  if (Begin.arg_size() != 2)
+    return nullptr;
+  const Value *Target = Begin.getArgOperand(1)->stripPointerCasts();
+  CallBase *Last = nullptr;
+  Instruction *I = Begin.getNextNode();
+  for (unsigned Steps = 0; I && Steps < 100000; ++Steps) {
+    if (isCallOf(*I, EndFn))
+      return Last;
+    if (isCallOf(*I, BeginFn) || isCallOf(*I, SyncFn) || isa<ReturnInst>(I))
+      return nullptr;
+    if (auto *CB = dyn_cast<CallBase>(I); CB && !isa<IntrinsicInst>(CB)) {
+      const Value *Callee = CB->getCalledOperand()->stripPointerCasts();
+      if (isa<Constant>(Target) ? Callee == Target
+                                : !isa<Constant>(Callee) && !CB->isInlineAsm())
+        Last = CB;
+    }
+    if (!I->isTerminator()) {
+      I = I->getNextNode();
+      continue;
+    }
+    // The macro's region is straight-line code: follow the one way on
+    // (an invoke's normal edge), or a `?:` in the arguments to where it joins.
+    BasicBlock *Next = nullptr;
+    if (auto *II = dyn_cast<InvokeInst>(I))
+      Next = II->getNormalDest();
+    else if (auto *Br = dyn_cast<BranchInst>(I); Br && Br->isUnconditional())
+      Next = Br->getSuccessor(0);
+    else if (I->getNumSuccessors() > 0) {
+      // Branches in the arguments: the end is past the block all of them
+      // reach; walk one arm to it.
+      Next = I->getSuccessor(0);
+    }
+    I = Next ? &Next->front() : nullptr;
+  }
+  return nullptr;
+}
+
+bool ScaleInstrumenter::canWrap(const CallBase &Call, StringRef &Why) const {
+  if (Call.hasOperandBundles())
+    Why = "the spawned call has operand bundles";
+  else if (Call.isMustTailCall())
+    Why = "the spawned call is musttail";
+  else if (isa<CallBrInst>(Call))
+    Why = "the spawned call is a callbr";
+  else
+    for (unsigned I = 0, E = Call.arg_size(); I != E; ++I)
+      for (Attribute::AttrKind K :
+           {Attribute::InAlloca, Attribute::Preallocated,
+            Attribute::SwiftError, Attribute::SwiftSelf, Attribute::SwiftAsync})
+        if (Call.paramHasAttr(I, K)) {
+          Why = "an argument of the spawned call has an attribute the "
+                "wrapper cannot forward (inalloca, preallocated, swift*)";
+          return false;
+        }
+  return Why.empty();
+}
+
+/// fn.ws.scale(args..., [fn,] spawner, span, bspan): the spawned call
+/// between task_begin and task_end.  Its parameters are the call's
+/// arguments as passed (a variadic callee's too), with their attributes
+/// (byval copies again, sret passes through).
+Function *ScaleInstrumenter::wrapper(CallBase &Call, bool Indirect,
+                                     Function &Spawner) {
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  AttributeList CallAttrs = Call.getAttributes();
+  SmallVector<Type *, 8> Params;
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned I = 0, E = Call.arg_size(); I != E; ++I) {
+    Params.push_back(Call.getArgOperand(I)->getType());
+    ParamAttrs.push_back(CallAttrs.getParamAttrs(I));
+  }
+  if (Indirect)
+    Params.push_back(Ptr);
+  Params.append({Ptr, I64, I64});
+
+  AttrBuilder FnAttrs(Ctx);
+  FnAttrs.addAttribute(Attribute::AlwaysInline);
+  if (Call.doesNotThrow())
+    FnAttrs.addAttribute(Attribute::NoUnwind);
+  for (const char *A : InheritedAttrs)
+    if (Spawner.hasFnAttribute(A))
+      FnAttrs.addAttribute(Spawner.getFnAttribute(A));
+
+  const Function *Callee = Call.getCalledFunction();
+  auto *W = Function::Create(
+      FunctionType::get(Call.getType(), Params, false),
+      GlobalValue::InternalLinkage,
+      (Callee ? Callee->getName() : StringRef("indirect")) + ".ws.scale", M);
+  W->setAttributes(AttributeList::get(
+      Ctx, AttributeSet::get(Ctx, FnAttrs), CallAttrs.getRetAttrs(),
+      ParamAttrs));
+
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", W));
+  unsigned N = Call.arg_size();
+  SmallVector<Value *, 8> Args;
+  for (unsigned I = 0; I != N; ++I)
+    Args.push_back(W->getArg(I));
+  unsigned Extra = N + (Indirect ? 1 : 0);
+  Value *Task = B.CreateCall(hook(Hook::task_begin),
+                             {W->getArg(Extra), W->getArg(Extra + 1),
+                              W->getArg(Extra + 2)},
+                             "ws.scale.task");
+  Value *Target = Indirect ? W->getArg(N) : Call.getCalledOperand();
+  CallInst *Inner = B.CreateCall(Call.getFunctionType(), Target, Args);
+  Inner->setCallingConv(Call.getCallingConv());
+  Inner->setAttributes(CallAttrs);
+  B.CreateCall(hook(Hook::task_end), {Task});
+  if (Inner->getType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Inner);
+  return W;
+}
+
+/// A location in F for code the pass adds where no instruction gives one.
+DebugLoc scopeLocation(const Function &F) {
+  if (DISubprogram *SP = F.getSubprogram())
+    return DILocation::get(F.getContext(), SP->getScopeLine(), 0, SP);
+  return DebugLoc();
+}
+
+void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
+  SmallVector<Instruction *, 4> Exits;
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    if (!isa<ReturnInst>(T) && !isa<ResumeInst>(T))
+      continue;
+    if (const auto *Prev = dyn_cast_or_null<CallInst>(T->getPrevNode());
+        Prev && Prev->isMustTailCall()) {
+      warnAt(*Prev, "not measuring " + F.getName() +
+                        ": it returns through a musttail call, so nothing "
+                        "can run at its exit");
+      return;
+    }
+    Exits.push_back(T);
+  }
+  SmallVector<CallInst *, 4> Syncs;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && isCallOf(*CI, SyncFn))
+      Syncs.push_back(CI);
+
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *AtTy = ArrayType::get(I64, 2);
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.begin());
+  AllocaInst *At = B.CreateAlloca(AtTy, nullptr, "ws.scale.at");
+  BasicBlock::iterator AfterAllocas = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*AfterAllocas))
+    ++AfterAllocas;
+  B.SetInsertPoint(&Entry, AfterAllocas);
+  B.SetCurrentDebugLocation(scopeLocation(F));
+  Value *Frame = B.CreateCall(hook(Hook::enter), {}, "ws.scale.frame");
+
+  unsigned Spawns = 0;
+  for (CallInst *Begin : Begins) {
+    CallBase *Call = spawnedCall(*Begin);
+    if (!Call)
+      continue; // not the macro's shape: ws-lower says what is wrong
+    StringRef Why;
+    if (!canWrap(*Call, Why)) {
+      warnAt(*Call, "cannot measure this spawn (" + Why +
+                        "): its child's work is missing from the figures");
+      continue;
+    }
+    B.SetInsertPoint(Begin);
+    B.SetCurrentDebugLocation(Begin->getDebugLoc());
+    Value *Spawner =
+        B.CreateCall(hook(Hook::spawn), {At}, "ws.scale.spawner");
+    Value *Span = B.CreateLoad(I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, 0),
+                               "ws.scale.span");
+    Value *BSpan = B.CreateLoad(
+        I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, 1), "ws.scale.bspan");
+
+    bool Indirect = !isa<Constant>(Call->getCalledOperand()->stripPointerCasts());
+    Function *W = wrapper(*Call, Indirect, F);
+    SmallVector<Value *, 8> Args(Call->args());
+    if (Indirect)
+      Args.push_back(Call->getCalledOperand());
+    Args.append({Spawner, Span, BSpan});
+    B.SetInsertPoint(Call);
+    B.SetCurrentDebugLocation(Call->getDebugLoc());
+    CallBase *New;
+    if (auto *II = dyn_cast<InvokeInst>(Call))
+      New = B.CreateInvoke(W, II->getNormalDest(), II->getUnwindDest(), Args);
+    else
+      New = B.CreateCall(W, Args);
+    SmallVector<AttributeSet, 8> ParamAttrs;
+    for (unsigned I = 0, E = Call->arg_size(); I != E; ++I)
+      ParamAttrs.push_back(Call->getAttributes().getParamAttrs(I));
+    New->setAttributes(AttributeList::get(
+        Ctx, AttributeSet(), Call->getAttributes().getRetAttrs(), ParamAttrs));
+    New->takeName(Call);
+    Call->replaceAllUsesWith(New);
+    Call->eraseFromParent();
+    Begin->setArgOperand(1, W);
+    ++Spawns;
+  }
+
+  for (CallInst *Sync : Syncs) {
+    B.SetInsertPoint(Sync);
+    B.SetCurrentDebugLocation(Sync->getDebugLoc());
+    B.CreateCall(hook(Hook::sync_begin));
+    B.SetInsertPoint(Sync->getNextNode());
+    B.CreateCall(hook(Hook::sync_end));
+  }
+
+  FunctionCallee Sync = M.getOrInsertFunction(
+      SyncName, FunctionType::get(Type::getVoidTy(Ctx), false));
+  for (Instruction *Exit : Exits) {
+    B.SetInsertPoint(Exit);
+    B.SetCurrentDebugLocation(Exit->getDebugLoc() ? Exit->getDebugLoc()
+                                                  : scopeLocation(F));
+    B.CreateCall(hook(Hook::sync_begin));
+    B.CreateCall(Sync);
+    B.CreateCall(hook(Hook::leave), {Frame});
+  }
+
+  OptimizationRemarkEmitter ORE(&F);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis(DEBUG_TYPE, "Instrumented", &F)
+           << "ws-scale: measuring " << ore::NV("Spawns", Spawns)
+           << " spawn(s), " << ore::NV("Syncs", unsigned(Syncs.size()))
+           << " sync(s) and " << ore::NV("Exits", unsigned(Exits.size()))
+           << " exit(s) of " << ore::NV("Function", F.getName());
+  });
+}
+
+bool ScaleInstrumenter::run() {
+  BeginFn = M.getFunction(SpawnBeginName);
+  if (!BeginFn)
+    return false;
+  EndFn = M.getFunction(SpawnEndName);
+  SyncFn = M.getFunction(SyncName);
+
+  MapVector<Function *, SmallVector<CallInst *, 4>> Spawners;
+  for (User *U : BeginFn->users())
+    if (auto *CI = dyn_cast<CallInst>(U); CI && isCallOf(*CI, BeginFn))
+      Spawners[CI->getFunction()].push_back(CI);
+  if (Spawners.empty())
+    return false;
+
+  declareHooks();
+  for (auto &[F, Begins] : Spawners)
+    instrument(*F, Begins);
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses ScaleInstrumentPass::run(Module &M,
+                                           ModuleAnalysisManager &) {
+  return ScaleInstrumenter(M).run() ? PreservedAnalyses::none()
+                                    : PreservedAnalyses::all();
+}
+
+void registerScalePasses(PassBuilder &PB, const WsOptions &Opts) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ws-scale")
+          return false;
+        MPM.addPass(ScaleInstrumentPass());
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ws-scale-count")
+          return false;
+        MPM.addPass(ScaleCountPass());
+        return true;
+      });
+  if (Opts.Scale.empty())
+    return;
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ScaleInstrumentPass());
+      });
+  if (Opts.Scale == "instructions")
+    PB.registerOptimizerLastEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(ScaleCountPass());
+        });
+}
+
+} // namespace wsff

@@ -1,0 +1,40 @@
+/*
+ * scale_report.h — the ws-scale report: a table on stderr, a CSV file.
+ */
+#ifndef WS_SCALE_REPORT_H
+#define WS_SCALE_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* One row: the program, or a region; in the clock's unit. */
+typedef struct ws_scale_row {
+  const char *name;
+  uint64_t count;
+  double work, span, bspan;
+  uint64_t spawns;
+} ws_scale_row;
+
+typedef struct ws_scale_run {
+  const char *clock;    /* its name */
+  const char *unit;     /* "ns" or "instructions" */
+  double burden;        /* a spawn's burden */
+  double residual;      /* taken off every strand */
+  int run_workers;      /* workers of this run */
+  int pmax;             /* the speedup table goes to P = pmax */
+  int open_frames;      /* frames exit() left open */
+  const char *csv_path; /* where the CSV went, or NULL when it could not */
+} ws_scale_run;
+
+/* The greedy-scheduler estimate on P workers from the burdened DAG:
+ * work / ((work - b) / P + b), b = min(burdened span, work) (Brent). */
+double ws_scale_estimate(const ws_scale_row *r, int P);
+/* The span law: min(P, work / span). */
+double ws_scale_bound(const ws_scale_row *r, int P);
+
+void ws_scale_write_table(FILE *out, const ws_scale_run *run,
+                          const ws_scale_row *rows, int n);
+void ws_scale_write_csv(FILE *out, const ws_scale_run *run,
+                        const ws_scale_row *rows, int n);
+
+#endif
