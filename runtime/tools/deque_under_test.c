@@ -22,6 +22,13 @@
 #include "deque_ffthe.c"
 #include "deque_ffcl.c"
 #include "deque_thep.c"
+#ifdef DUT_FFMB_NO_BARRIER
+/* The stress's negative control only (ws-takestress-nobarrier, never
+ * installed): FF-MB's thief without its barrier is THE without the
+ * owner's fence, and the stress must see tasks run twice. */
+#include "membarrier.h"
+#define ws_barrier_victim(w) ((void)(w))
+#endif
 #include "deque_ffmb.c"
 
 /* What libws's init.c gives the deque code: the shared state whose delta
@@ -268,6 +275,11 @@ int64_t dut_steal(dut *d) {
   if (r == WS_ABORT)
     return DUT_ABORT;
   return task_id(r);
+}
+
+void dut_barrier_counts(const dut *d, uint64_t *barriers, uint64_t *lost) {
+  *barriers = d->thief->c.barriers;
+  *lost = d->thief->c.barriers - d->thief->c.safe_barrier;
 }
 
 ws_dq *dut_deque(dut *d) { return d->q; }

@@ -97,6 +97,9 @@ uint32_t dut_take_run(dut *d, uint32_t n, dut_pad pad, uint64_t *idsum);
 
 /* The thief: one steal(); a task id, DUT_EMPTY or DUT_ABORT. */
 int64_t dut_steal(dut *d);
+/* FF-MB: the thief's forced barriers so far, and those after which the
+ * owner had taken the task (the races the barrier decided). */
+void dut_barrier_counts(const dut *d, uint64_t *barriers, uint64_t *lost);
 
 /* For ws-litmus's own take and thief (FF-THE's, as litmus_ffthe.h mirrors
  * them): the owner's deque, its tail, and the task id of a slot. */

@@ -223,6 +223,7 @@ int ts_run(const ts_options *o, ts_result *out, char *err, size_t errlen) {
         out->seconds = t - start;
         out->steals = s->steals;
         out->aborts = s->aborts;
+        dut_barrier_counts(s->d, &out->barriers, &out->barriers_lost);
         o->progress.fn(out, o->progress.ctx);
       }
     }
@@ -232,6 +233,7 @@ int ts_run(const ts_options *o, ts_result *out, char *err, size_t errlen) {
   out->seconds = now() - start;
   out->steals = s->steals;
   out->aborts = s->aborts;
+  dut_barrier_counts(s->d, &out->barriers, &out->barriers_lost);
 out:
   dut_free(s->d);
   free(s->thief_runs);

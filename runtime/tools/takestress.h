@@ -27,6 +27,8 @@ typedef struct ts_result {
   uint64_t wrong_takes; /* rounds where the owner got back other tasks than
                            the top of its deque (a broken take) */
   uint64_t steals, aborts;
+  uint64_t barriers;    /* FF-MB: steals that forced the barrier on the owner */
+  uint64_t barriers_lost; /* ... and then found the owner had the task */
   double seconds;
   char first_bad[256]; /* what went wrong in the first bad round */
 } ts_result;

@@ -44,7 +44,7 @@ static const char usage[] =
     "  --stop            stop a variant at its first bad round\n"
     "  --cpus=A,B        owner and thief CPUs (default: the first two)\n"
     "Output: CSV (variant,S,x,delta,rounds,bad_rounds,twice,lost,wrong_takes,\n"
-    "steals,aborts,seconds) and '#' lines; progress on stderr.  Exit status:\n"
+    "steals,aborts,barriers,barriers_lost,seconds) and '#' lines; progress on stderr.  Exit status:\n"
     "0 every task ran exactly once, 1 some did not (S refuted) or error,\n"
     "2 bad usage.\n";
 
@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
          S, o.S_source, o.cpus[0], o.cpus[1], (unsigned long long)o.rounds,
          o.stop ? ", stopping at the first bad one" : "");
   printf("variant,S,x,delta,rounds,bad_rounds,twice,lost,wrong_takes,steals,aborts,"
-         "seconds\n");
+         "barriers,barriers_lost,seconds\n");
   fflush(stdout);
   int refuted = 0;
   for (int i = 0; i < o.nvariants; i++) {
@@ -166,11 +166,13 @@ int main(int argc, char **argv) {
       snprintf(delta, sizeof delta, "inf");
     else
       snprintf(delta, sizeof delta, "%lld", (long long)to.delta);
-    printf("%s,%s,%u,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.1f\n", dut_variant_name(v), S,
+    printf("%s,%s,%u,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.1f\n",
+           dut_variant_name(v), S,
            x, delta, (unsigned long long)r.rounds, (unsigned long long)r.bad_rounds,
            (unsigned long long)r.twice, (unsigned long long)r.lost,
            (unsigned long long)r.wrong_takes, (unsigned long long)r.steals,
-           (unsigned long long)r.aborts, r.seconds);
+           (unsigned long long)r.aborts, (unsigned long long)r.barriers,
+           (unsigned long long)r.barriers_lost, r.seconds);
     if (r.bad_rounds) {
       printf("# %s: first bad round: %s\n", dut_variant_name(v), r.first_bad);
       refuted = 1;
