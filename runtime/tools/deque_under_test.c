@@ -86,7 +86,7 @@ int dut_variant_by_name(const char *name) {
 
 const char *dut_variant_name(int v) { return variants[v].name; }
 int dut_fence_free(int v) { return variants[v].ops->fence_free; }
-int dut_validated_S_only(int v) { return v == DUT_FFMB; }
+int dut_validated_S_only(int v) { return v == DUT_FFMB || v == DUT_THEP; }
 unsigned dut_take_stores(int v) { return take_stores_by_id[variants[v].ops->id]; }
 
 void dut_set_delta(int64_t delta) {
