@@ -39,7 +39,7 @@ entry:
 ; CHECK-NEXT:    [[COPY:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0
 ; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[COPY]], ptr align 8 %q, i64 24, i1 false)
 ; CHECK-NEXT:    store volatile ptr @__ws_thunk.t.ws.0, ptr [[SLOT]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[SLOT]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[SLOT]])
 ; CHECK-NEXT:    store i64 99, ptr %q
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0

@@ -87,15 +87,15 @@ define i64 @only_syncs(ptr %p) {
 ; CHECK-NEXT:    %a = alloca i64
 ; CHECK-NEXT:    %ws.entry.tail = call ptr @__ws_tail()
 ; CHECK-NEXT:    store ptr %ws.entry.tail, ptr %ws.tail.addr
-; CHECK:         call void @__ws_push_thep(
-; CHECK:         call i32 @__ws_take_thep(
+; CHECK:         call void @__ws_push_ffmb(
+; CHECK:         call i32 @__ws_take_ffmb(
 
 ; CHECK-LABEL: define i64 @only_syncs(ptr %p) {
 ; CHECK-NEXT:    %x = call i64 @sum(ptr byval(%struct.P) align 8 %p, i64 noundef 3)
 ; CHECK-NEXT:    ret i64 %x
 
 ; CHECK-LABEL: define internal i64 @caller.ws(ptr %ws.tail, ptr %p, i64 %n) unnamed_addr
-; CHECK:         call void @__ws_push_thep(ptr [[SLOT:%.*]])
+; CHECK:         call void @__ws_push_ffmb(ptr [[SLOT:%.*]])
 ; The variadic function is called as it is; the clone of @sum gets the
 ; tail above the outstanding spawn.
 ; CHECK-NEXT:    %w = call i64 (i64, ...) @va(i64 %n, i32 7)

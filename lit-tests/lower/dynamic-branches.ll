@@ -44,11 +44,11 @@ join:
 ; CHECK:       then:
 ; CHECK:         store ptr %a, ptr
 ; CHECK:         store volatile ptr @__ws_thunk.branchy.ws.0, ptr [[S0:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S0]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S0]])
 ; CHECK:       else:
 ; CHECK:         store ptr %a, ptr
 ; CHECK:         store volatile ptr @__ws_thunk.branchy.ws.1, ptr [[S1:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S1]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S1]])
 ; CHECK:       ws.sync:
 ; CHECK-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    [[EMPTY:%.*]] = icmp eq ptr [[TOP]], %ws.tail
@@ -56,7 +56,7 @@ join:
 ; CHECK:       ws.pop:
 ; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[TOP]], i64 -64
 ; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    %ws.thunk = load ptr, ptr %ws.slot
 ; CHECK-NEXT:    [[IS0:%.*]] = icmp eq ptr %ws.thunk, @__ws_thunk.branchy.ws.0

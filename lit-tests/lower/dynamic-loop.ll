@@ -20,7 +20,7 @@
 ; LOOP-NEXT:    [[F1:%.*]] = getelementptr inbounds %ws.task.loop.ws.0, ptr [[PAYLOAD]], i32 0, i32 1
 ; LOOP-NEXT:    store ptr %p, ptr [[F1]]
 ; LOOP-NEXT:    store volatile ptr @__ws_thunk.loop.ws.0, ptr [[S]], align 64, !ws.store
-; LOOP-NEXT:    call void @__ws_push_thep(ptr [[S]])
+; LOOP-NEXT:    call void @__ws_push_ffmb(ptr [[S]])
 ; LOOP:       ws.sync:
 ; LOOP-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr
 ; LOOP-NEXT:    [[EMPTY:%.*]] = icmp eq ptr [[TOP]], %ws.tail
@@ -28,7 +28,7 @@
 ; LOOP:       ws.pop:
 ; LOOP-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[TOP]], i64 -64
 ; LOOP-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; LOOP-NEXT:    %ws.stolen = call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; LOOP-NEXT:    %ws.stolen = call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; LOOP-NEXT:    [[ISSTOLEN:%.*]] = icmp ne i32 %ws.stolen, 0
 ; LOOP-NEXT:    br i1 [[ISSTOLEN]], label %ws.join, label %ws.run
 ; LOOP:       ws.run:
@@ -71,7 +71,7 @@
 ; WIDE-NEXT:    store ptr %ws.frame, ptr [[PAYLOAD]]
 ; WIDE:         store i64 %n, ptr
 ; WIDE-NEXT:    store volatile ptr @__ws_thunk.wide.ws.0, ptr [[S]], align 64
-; WIDE-NEXT:    call void @__ws_push_thep(ptr [[S]])
+; WIDE-NEXT:    call void @__ws_push_ffmb(ptr [[S]])
 ; WIDE-NOT:     alloca
 ; WIDE:         [[S1:%ws.tail[0-9]+]] = load ptr, ptr %ws.tail.addr
 ; WIDE:         [[PAYLOAD1:%.*]] = getelementptr inbounds i8, ptr [[S1]], i64 16

@@ -31,7 +31,7 @@ lpad:
 }
 
 ; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK-NEXT:    invoke void @may_throw()
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
@@ -39,7 +39,7 @@ lpad:
 ; CHECK-NEXT:    [[T:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[T]], i64 -64
 ; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; CHECK-NEXT:    call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK-NEXT:    call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; CHECK:         [[R:%.*]] = call i64 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
 ; CHECK-NEXT:    store i64 [[R]], ptr %a
 ; CHECK:         call void @__ws_join(ptr %ws.slot)

@@ -34,7 +34,7 @@ entry:
 ; CHECK-NOT:     %tmp = alloca
 ; CHECK-NOT:     lifetime
 ; CHECK:         store ptr %res, ptr
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
 ; CHECK-NEXT:    br label %ws.synced

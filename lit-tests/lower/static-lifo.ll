@@ -37,19 +37,19 @@ entry:
 
 ; CHECK-LABEL: define internal i64 @two.ws(
 ; CHECK:         store volatile ptr @__ws_thunk.two.ws.0, ptr [[S0:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S0]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S0]])
 ; CHECK:         store volatile ptr @__ws_thunk.two.ws.1, ptr [[S1:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S1]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S1]])
 ; CHECK:         store volatile ptr @__ws_thunk.two.ws.2, ptr [[S2:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S2]])
-; CHECK:         call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S2]])
+; CHECK:         call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; CHECK:         call void @__ws_body.two.ws.2(ptr %ws.slot)
 ; CHECK:         call void @__ws_join(ptr %ws.slot)
-; CHECK:         call i32 @__ws_take_thep(ptr [[T1:%ws.slot[0-9]+]]), !ws.take
+; CHECK:         call i32 @__ws_take_ffmb(ptr [[T1:%ws.slot[0-9]+]]), !ws.take
 ; CHECK:         [[RB:%.*]] = call i64 @__ws_body.two.ws.1(ptr [[T1]], i64 %y)
 ; CHECK-NEXT:    store i64 [[RB]], ptr %b
 ; CHECK:         call void @__ws_join(ptr [[T1]])
-; CHECK:         call i32 @__ws_take_thep(ptr [[T0:%ws.slot[0-9]+]]), !ws.take
+; CHECK:         call i32 @__ws_take_ffmb(ptr [[T0:%ws.slot[0-9]+]]), !ws.take
 ; CHECK:         [[RA:%.*]] = call i64 @__ws_body.two.ws.0(ptr [[T0]], i64 %x)
 ; CHECK-NEXT:    store i64 [[RA]], ptr %a
 ; CHECK:         call void @__ws_join(ptr [[T0]])
@@ -64,13 +64,13 @@ entry:
 
 ; SLOTS-LABEL: define internal i64 @two.ws(ptr %ws.tail, i64 %x)
 ; SLOTS:         [[P1:%.*]] = getelementptr inbounds i8, ptr %ws.tail, i64 64
-; SLOTS:         call void @__ws_push_thep(ptr nonnull %ws.tail)
+; SLOTS:         call void @__ws_push_ffmb(ptr nonnull %ws.tail)
 ; SLOTS:         [[P2:%.*]] = getelementptr inbounds i8, ptr %ws.tail, i64 128
-; SLOTS:         call void @__ws_push_thep(ptr nonnull [[P1]])
-; SLOTS:         call void @__ws_push_thep(ptr nonnull [[P2]])
+; SLOTS:         call void @__ws_push_ffmb(ptr nonnull [[P1]])
+; SLOTS:         call void @__ws_push_ffmb(ptr nonnull [[P2]])
 ; SLOTS:         %ws.slot = getelementptr inbounds i8, ptr %ws.tail, i64 128
-; SLOTS-NEXT:    call i32 @__ws_take_thep(ptr nonnull %ws.slot)
+; SLOTS-NEXT:    call i32 @__ws_take_ffmb(ptr nonnull %ws.slot)
 ; SLOTS:         [[T1:%.*]] = getelementptr inbounds i8, ptr %ws.tail, i64 64
-; SLOTS-NEXT:    call i32 @__ws_take_thep(ptr nonnull [[T1]])
-; SLOTS:         call i32 @__ws_take_thep(ptr nonnull %ws.tail)
+; SLOTS-NEXT:    call i32 @__ws_take_ffmb(ptr nonnull [[T1]])
+; SLOTS:         call i32 @__ws_take_ffmb(ptr nonnull %ws.tail)
 ; SLOTS:         call i64 @__ws_body.two.ws.0(ptr nonnull %ws.tail, i64 %x)

@@ -60,14 +60,14 @@ rec:
 ; CHECK-NEXT:    [[ARG:%.*]] = getelementptr inbounds %ws.task.fib.ws.0, ptr [[PAYLOAD]], i32 0, i32 0
 ; CHECK-NEXT:    store i64 %n1, ptr [[ARG]]
 ; CHECK-NEXT:    store volatile ptr @__ws_thunk.fib.ws.0, ptr [[SLOT]], align 64, !ws.store
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[SLOT]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[SLOT]])
 ; CHECK-NEXT:    %n2 = sub i64 %n, 2
 ; CHECK-NEXT:    [[CUR:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    %b = call i64 @fib.ws(ptr [[CUR]], i64 %n2)
 ; CHECK-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[TOP]], i64 -64
 ; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; CHECK-NEXT:    [[ISSTOLEN:%.*]] = icmp ne i32 %ws.stolen, 0
 ; CHECK-NEXT:    br i1 [[ISSTOLEN]], label %ws.join, label %ws.run, !prof
 ; CHECK:       ws.run:
@@ -108,9 +108,9 @@ rec:
 ; SSA:       rec:
 ; SSA:         [[NEXT:%.*]] = getelementptr inbounds i8, ptr %ws.tail, i64 64
 ; SSA:         store volatile ptr @__ws_thunk.fib.ws.0, ptr %ws.tail, align 64
-; SSA-NEXT:    call void @__ws_push_thep(ptr nonnull %ws.tail)
+; SSA-NEXT:    call void @__ws_push_ffmb(ptr nonnull %ws.tail)
 ; SSA:         %b = call i64 @fib.ws(ptr nonnull [[NEXT]], i64 %n2)
-; SSA-NEXT:    %ws.stolen = call i32 @__ws_take_thep(ptr nonnull %ws.tail), !ws.take
+; SSA-NEXT:    %ws.stolen = call i32 @__ws_take_ffmb(ptr nonnull %ws.tail), !ws.take
 ; SSA:       ws.run:
 ; SSA-NEXT:    call i64 @__ws_body.fib.ws.0(ptr nonnull %ws.tail, i64 %n1)
 ; SSA:       ws.join:

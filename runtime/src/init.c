@@ -137,10 +137,11 @@ __attribute__((constructor(101))) static void ws_start(void) {
     exit(2);
   }
 
-  /* Default: THEP (fence-free, never aborts) where bounded TSO holds, the
-   * fenced THE elsewhere. */
+  /* Default: FF-MB where bounded TSO holds (fence-free, and sound with no
+   * S to trust: docs/design.md, "The default deque"), the fenced THE
+   * elsewhere. */
   const ws_deque_ops *ops =
-      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_thep : WS_VARIANT_ID_the);
+      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_ffmb : WS_VARIANT_ID_the);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {
