@@ -43,6 +43,7 @@ config.substitutions += [
     ("%ws-clang", os.path.join(bindir, "ws-clang")),
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")),
     ("%ws-run", "%s %s" % (config.python, os.path.join(tools, "ws-run.py"))),
+    ("%ws-variants", config.ws_variants),
     ("%ws-scale-check",
      "%s %s" % (config.python, os.path.join(tools, "ws-scale-check.py"))),
 ]
