@@ -66,6 +66,8 @@ std::optional<AbiStoreKind> abiStoreKind(llvm::StringRef Helper);
 
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
+/// Metadata kind on a spawned call, once found (passes/SpawnCall.h).
+inline constexpr llvm::StringLiteral SpawnedCallMD = "ws.spawned";
 /// Metadata kind on the direct call of a task's body at its sync, when no
 /// thief took the task (ws-tre looks for these).
 inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";

@@ -468,7 +468,10 @@ void FunctionLowering::publishTail() {
 }
 
 /// The markers must be the declarations of <ws/ws.h>, and only called.
-bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected) {
+/// Also accepts Earlier, the begin marker's type before it returned the
+/// function (IR written against it).
+bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
+                  FunctionType *Earlier = nullptr) {
   Function *Fn = M.getFunction(Name);
   if (!Fn)
     return true;
@@ -484,7 +487,7 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected) {
   if (!Fn->isDeclaration())
     return Complain(Name + " is reserved for the ws builtins of <ws/ws.h> and "
                            "must not be defined");
-  if (Fn->getFunctionType() != Expected) {
+  if (Fn->getFunctionType() != Expected && Fn->getFunctionType() != Earlier) {
     std::string Found;
     raw_string_ostream OS(Found);
     Fn->getFunctionType()->print(OS);
@@ -618,7 +621,8 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
-  bool OK = checkBuiltin(M, SpawnBeginName, FunctionType::get(Void, {Ptr}, true));
+  bool OK = checkBuiltin(M, SpawnBeginName, FunctionType::get(Ptr, {Ptr}, true),
+                         FunctionType::get(Void, {Ptr}, true));
   OK &= checkBuiltin(M, SpawnEndName, FunctionType::get(Void, false));
   OK &= checkBuiltin(M, SyncName, FunctionType::get(Void, false));
   if (!OK)

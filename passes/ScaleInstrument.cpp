@@ -5,6 +5,7 @@
 #include "AbiNames.h"
 #include "ScaleAbi.h"
 #include "ScaleCount.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -46,7 +47,6 @@ private:
   LLVMContext &Ctx;
   FunctionCallee Hooks[unsigned(Hook::Count)];
   Function *BeginFn = nullptr;
-  Function *EndFn = nullptr;
   Function *SyncFn = nullptr;
 
   FunctionCallee hook(Hook H) { return Hooks[unsigned(H)]; }
@@ -81,46 +81,11 @@ void ScaleInstrumenter::warnAt(const Instruction &I, const Twine &Msg) const {
       F, DiagnosticLocation(I.getDebugLoc()), "ws-scale: " + Msg));
 }
 
-/// The call the spawn runs: the last call, before the end marker, of the
-/// function the begin marker names, or the last indirect call when it names
-/// a pointer (the contract of ws/ws.h).  Null when the region is not the
-/// macro's shape; ws-lower reports that.
+/// The call the spawn runs (passes/SpawnCall.h).  Null when the region is
+/// not the macro's shape; ws-lower reports that.
 CallBase *ScaleInstrumenter::spawnedCall(CallInst &Begin) const {
-  if (Begin.arg_size() != 2)
-    return nullptr;
-  const Value *Target = Begin.getArgOperand(1)->stripPointerCasts();
-  CallBase *Last = nullptr;
-  Instruction *I = Begin.getNextNode();
-  for (unsigned Steps = 0; I && Steps < 100000; ++Steps) {
-    if (isCallOf(*I, EndFn))
-      return Last;
-    if (isCallOf(*I, BeginFn) || isCallOf(*I, SyncFn) || isa<ReturnInst>(I))
-      return nullptr;
-    if (auto *CB = dyn_cast<CallBase>(I); CB && !isa<IntrinsicInst>(CB)) {
-      const Value *Callee = CB->getCalledOperand()->stripPointerCasts();
-      if (isa<Constant>(Target) ? Callee == Target
-                                : !isa<Constant>(Callee) && !CB->isInlineAsm())
-        Last = CB;
-    }
-    if (!I->isTerminator()) {
-      I = I->getNextNode();
-      continue;
-    }
-    // The macro's region is straight-line code: follow the one way on
-    // (an invoke's normal edge), or a `?:` in the arguments to where it joins.
-    BasicBlock *Next = nullptr;
-    if (auto *II = dyn_cast<InvokeInst>(I))
-      Next = II->getNormalDest();
-    else if (auto *Br = dyn_cast<BranchInst>(I); Br && Br->isUnconditional())
-      Next = Br->getSuccessor(0);
-    else if (I->getNumSuccessors() > 0) {
-      // Branches in the arguments: the end is past the block all of them
-      // reach; walk one arm to it.
-      Next = I->getSuccessor(0);
-    }
-    I = Next ? &Next->front() : nullptr;
-  }
-  return nullptr;
+  CallInst *End = spawnEndOf(Begin);
+  return End ? spawnedCallOf(Begin, *End) : nullptr;
 }
 
 bool ScaleInstrumenter::canWrap(const CallBase &Call, StringRef &Why) const {
@@ -279,6 +244,7 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     New->setAttributes(AttributeList::get(
         Ctx, AttributeSet(), Call->getAttributes().getRetAttrs(), ParamAttrs));
     New->takeName(Call);
+    New->copyMetadata(*Call);
     Call->replaceAllUsesWith(New);
     Call->eraseFromParent();
     Begin->setArgOperand(1, W);
@@ -318,7 +284,6 @@ bool ScaleInstrumenter::run() {
   BeginFn = M.getFunction(SpawnBeginName);
   if (!BeginFn)
     return false;
-  EndFn = M.getFunction(SpawnEndName);
   SyncFn = M.getFunction(SyncName);
 
   MapVector<Function *, SmallVector<CallInst *, 4>> Spawners;

@@ -4,6 +4,7 @@
 
 #include "AbiNames.h"
 #include "Diagnose.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -21,74 +22,6 @@ using namespace llvm;
 
 namespace wsff {
 
-static bool isMarker(const Instruction &I, StringRef Name) {
-  if (const auto *CB = dyn_cast<CallBase>(&I))
-    if (const Function *F = CB->getCalledFunction())
-      return F->getName() == Name;
-  return false;
-}
-
-static bool isWsBuiltin(const Instruction &I) {
-  return isMarker(I, SpawnBeginName) || isMarker(I, SpawnEndName) ||
-         isMarker(I, SyncName);
-}
-
-/// Where control goes when nothing throws: an exception while evaluating
-/// the arguments unwinds through the parent's own handlers.
-static SmallVector<BasicBlock *, 2> normalSuccessors(Instruction &Term) {
-  if (auto *II = dyn_cast<InvokeInst>(&Term))
-    return {II->getNormalDest()};
-  SmallVector<BasicBlock *, 2> Succs;
-  for (BasicBlock *Succ : successors(Term.getParent()))
-    Succs.push_back(Succ);
-  return Succs;
-}
-
-/// Walks forward from the begin marker to its end marker.  The macro makes
-/// the region straight-line code, possibly with the branches of a `?:` or
-/// `&&` in the arguments, and no other builtin.
-static CallInst *findEndMarker(CallInst *Begin) {
-  CallInst *Found = nullptr;
-  SmallVector<BasicBlock::iterator, 4> Work{std::next(Begin->getIterator())};
-  SmallPtrSet<BasicBlock *, 8> Seen{Begin->getParent()};
-  unsigned Steps = 0;
-  while (!Work.empty()) {
-    BasicBlock::iterator It = Work.pop_back_val();
-    BasicBlock *BB = It->getParent();
-    for (; It != BB->end(); ++It) {
-      if (++Steps > 100000)
-        return nullptr;
-      if (isMarker(*It, SpawnEndName)) {
-        auto *E = cast<CallInst>(&*It);
-        if (Found && Found != E)
-          return nullptr;
-        Found = E;
-        break;
-      }
-      if (isWsBuiltin(*It) || isa<ReturnInst>(*It) || isa<ResumeInst>(*It))
-        return nullptr;
-      if (It->isTerminator())
-        for (BasicBlock *Succ : normalSuccessors(*It)) {
-          if (Succ == Begin->getParent())
-            return nullptr; // a cycle through the spawn
-          if (Seen.insert(Succ).second)
-            Work.push_back(Succ->begin());
-        }
-    }
-  }
-  return Found;
-}
-
-/// Is CB the spawned call: a call of the function named in the begin
-/// marker, or any indirect call when the marker names a pointer?
-static bool isSpawnedCall(const CallBase &CB, const Value *Target) {
-  if (isa<IntrinsicInst>(CB) || isWsBuiltin(CB))
-    return false;
-  if (const auto *Fn = dyn_cast<Function>(Target))
-    return CB.getCalledOperand()->stripPointerCasts() == Fn;
-  return CB.getCalledFunction() == nullptr && !CB.isInlineAsm();
-}
-
 bool findSpawnRegion(SpawnSite &S) {
   CallInst *Begin = S.Begin;
   if (Begin->arg_size() != 2) {
@@ -97,38 +30,19 @@ bool findSpawnRegion(SpawnSite &S) {
                     "<ws/ws.h>)");
     return false;
   }
-  S.End = findEndMarker(Begin);
+  S.End = spawnEndOf(*Begin);
   if (!S.End) {
     errorAt(*Begin, "malformed ws_spawn: no matching __ws_spawn_end on every "
                     "path (use the ws_spawn macro of <ws/ws.h>)");
     return false;
   }
-  const Value *Target = Begin->getArgOperand(1)->stripPointerCasts();
-  // The spawned call is the last call of the target before the end marker.
-  // Result handling after it may sit behind invokes (C++ cleanups): turn
-  // them into calls and merge, since exceptions cannot leave a task.
-  for (;;) {
-    BasicBlock *BB = S.End->getParent();
-    for (auto It = S.End->getReverseIterator(), E = BB->rend(); It != E; ++It) {
-      if (&*It == Begin)
-        break;
-      if (auto *CB = dyn_cast<CallBase>(&*It))
-        if (isSpawnedCall(*CB, Target)) {
-          S.Call = CB;
-          return true;
-        }
-    }
-    BasicBlock *Pred = BB->getSinglePredecessor();
-    auto *II = Pred ? dyn_cast<InvokeInst>(Pred->getTerminator()) : nullptr;
-    if (!II || II->getNormalDest() != BB || Begin->getParent() == BB)
-      break;
-    changeToCall(II);
-    if (!MergeBlockIntoPredecessor(BB))
-      break;
+  S.Call = spawnedCallOf(*Begin, *S.End);
+  if (!S.Call) {
+    errorAt(*Begin, "ws_spawn: cannot find the call of the spawned function "
+                    "right before the end of the spawn");
+    return false;
   }
-  errorAt(*Begin, "ws_spawn: cannot find the call of the spawned function "
-                  "right before the end of the spawn");
-  return false;
+  return true;
 }
 
 namespace {
@@ -218,7 +132,8 @@ bool RegionSplit::run() {
     if (I->mayHaveSideEffects() && !isDebugOrLifetime(*I)) {
       errorAt(*I, "ws_spawn: the spawned statement has side effects after the "
                   "call that do not depend on it (C++ temporaries destroyed "
-                  "after the call?); pass such arguments by pointer");
+                  "after the call?); pass such arguments by pointer, or capture them in a "
+                  "C++ lambda");
       return false;
     }
     Hoist.push_back(I);
