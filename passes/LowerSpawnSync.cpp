@@ -99,6 +99,7 @@ private:
   /// (an exception among the arguments unwinds before the spawn).
   DenseMap<Instruction *, unsigned> SiteOfEnd;
   SmallVector<CallInst *, 4> Syncs;
+  SmallVector<CallInst *, 4> Ends;
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
   bool Dynamic = false;
@@ -120,6 +121,8 @@ bool FunctionLowering::collect() {
       S.Index = Sites.size();
       S.Begin = cast<CallInst>(CB);
       Sites.push_back(S);
+    } else if (Callee->getName() == SpawnEndName) {
+      Ends.push_back(cast<CallInst>(CB));
     } else if (Callee->getName() == SyncName) {
       Syncs.push_back(cast<CallInst>(CB));
     }
@@ -136,7 +139,15 @@ bool FunctionLowering::collect() {
                         "another spawn (use the ws_spawn macro of <ws/ws.h>)");
       return false;
     }
-  return true;
+  // An end marker no spawn reaches: a stray or a second one.
+  for (CallInst *End : Ends)
+    if (!SiteOfEnd.count(End)) {
+      errorAt(*End, "stray __ws_spawn_end: it ends no ws_spawn (a second end "
+                    "marker, or one without a begin; use the ws_spawn macro "
+                    "of <ws/ws.h>)");
+      OK = false;
+    }
+  return OK;
 }
 
 /// Forward dataflow over the CFG: the sequence of outstanding spawns.
@@ -628,12 +639,14 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   if (!OK)
     return PreservedAnalyses::all();
 
-  // Functions that spawn, and those that only sync (which have nothing to
-  // take back: their syncs go away).
+  // Functions that spawn (or hold an end marker: a stray one is an
+  // error), and those that only sync (which have nothing to take back:
+  // their syncs go away).
   SetVector<Function *> Spawning, Syncing;
-  if (Function *Fn = M.getFunction(SpawnBeginName))
-    for (User *U : Fn->users())
-      Spawning.insert(cast<CallBase>(U)->getFunction());
+  for (StringRef Marker : {SpawnBeginName, SpawnEndName})
+    if (Function *Fn = M.getFunction(Marker))
+      for (User *U : Fn->users())
+        Spawning.insert(cast<CallBase>(U)->getFunction());
   if (Function *Fn = M.getFunction(SyncName))
     for (User *U : Fn->users())
       if (!Spawning.count(cast<CallBase>(U)->getFunction()))
