@@ -7,6 +7,7 @@
 #include "DeltaRecord.h"
 #include "Diagnose.h"
 #include "SpawnRegion.h"
+#include "TaskExceptions.h"
 
 #include "ws/abi.h"
 
@@ -79,7 +80,9 @@ public:
 
 private:
   bool collect();
+  SpawnStack transfer(Instruction &I, SpawnStack St, bool Record);
   void analyzeStacks();
+  bool addUnwindCleanups();
   void markCyclicSites();
   void setUpTail();
   void redirectCalls();
@@ -98,8 +101,12 @@ private:
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
   DenseMap<Instruction *, unsigned> SiteOfEnd;
-  SmallVector<CallInst *, 4> Syncs;
+  SmallVector<CallBase *, 4> Syncs; ///< calls, or invokes in a try block
   SmallVector<CallInst *, 4> Ends;
+  /// Can an exception leave F (C++)?  Then its syncs pass on its tasks'.
+  bool MayThrow = false;
+  std::optional<TaskExceptions> Exceptions;
+  DenseMap<BasicBlock *, SpawnStack> In;
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
   bool Dynamic = false;
@@ -124,7 +131,7 @@ bool FunctionLowering::collect() {
     } else if (Callee->getName() == SpawnEndName) {
       Ends.push_back(cast<CallInst>(CB));
     } else if (Callee->getName() == SyncName) {
-      Syncs.push_back(cast<CallInst>(CB));
+      Syncs.push_back(CB);
     }
   }
   bool OK = true;
@@ -150,25 +157,47 @@ bool FunctionLowering::collect() {
   return OK;
 }
 
+/// Can Call unwind out of F while spawns are outstanding (and so needs a
+/// cleanup that syncs)?  Not the ws builtins (a sync's own exceptions come
+/// out once its tasks are back; the spawn markers never throw).
+static bool mayUnwind(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  if (!Call || Call->doesNotThrow() || Call->isInlineAsm())
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return !Callee || !is_contained({SpawnBeginName, SpawnEndName, SyncName},
+                                  Callee->getName());
+}
+
+/// The stack after I, given the stack before it; records sync points.
+SpawnStack FunctionLowering::transfer(Instruction &I, SpawnStack St,
+                                      bool Record) {
+  auto It = SiteOfEnd.find(&I);
+  if (It != SiteOfEnd.end()) {
+    if (St.K == SpawnStack::Known)
+      St.Sites.push_back(It->second);
+  } else if (is_contained(Syncs, &I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+    if (St.K != SpawnStack::Unreached)
+      St = SpawnStack{SpawnStack::Known, {}};
+  } else if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+  } else if (Record && MayThrow && St.K == SpawnStack::Unknown && mayUnwind(I)) {
+    Dynamic = true; // its cleanup will sync an unknown stack
+  }
+  return St;
+}
+
 /// Forward dataflow over the CFG: the sequence of outstanding spawns.
 void FunctionLowering::analyzeStacks() {
-  DenseMap<BasicBlock *, SpawnStack> In;
+  In.clear();
+  SyncPoints.clear();
+  Dynamic = false;
   auto Transfer = [&](BasicBlock &BB, SpawnStack St, bool Record) {
-    for (Instruction &I : BB) {
-      auto It = SiteOfEnd.find(&I);
-      if (It != SiteOfEnd.end()) {
-        if (St.K == SpawnStack::Known)
-          St.Sites.push_back(It->second);
-      } else if (is_contained(Syncs, &I)) {
-        if (Record)
-          SyncPoints.push_back({&I, St});
-        if (St.K != SpawnStack::Unreached)
-          St = SpawnStack{SpawnStack::Known, {}};
-      } else if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
-        if (Record)
-          SyncPoints.push_back({&I, St});
-      }
-    }
+    for (Instruction &I : BB)
+      St = transfer(I, St, Record);
     return St;
   };
   ReversePostOrderTraversal<Function *> RPO(&F);
@@ -191,6 +220,29 @@ void FunctionLowering::analyzeStacks() {
     Transfer(*BB, In[BB], true);
   for (auto &[At, St] : SyncPoints)
     Dynamic |= St.K == SpawnStack::Unknown;
+}
+
+/// A call that may throw while spawns are outstanding unwinds to a cleanup
+/// that syncs: an exception leaves no task behind.
+bool FunctionLowering::addUnwindCleanups() {
+  SmallVector<CallInst *, 8> Calls;
+  for (BasicBlock &BB : F) {
+    SpawnStack St = In.lookup(&BB);
+    for (Instruction &I : BB) {
+      bool Outstanding = St.K == SpawnStack::Unknown ||
+                         (St.K == SpawnStack::Known && !St.Sites.empty());
+      if (Outstanding && mayUnwind(I))
+        Calls.push_back(cast<CallInst>(&I));
+      St = transfer(I, St, /*Record=*/false);
+    }
+  }
+  if (Calls.empty())
+    return true;
+  if (!setCxxPersonality(F))
+    return false;
+  for (CallInst *Call : Calls)
+    addUnwindCleanup(*Call);
+  return true;
 }
 
 /// In a dynamic function a spawn inside a cycle needs a fresh descriptor
@@ -259,6 +311,14 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
 /// is the one below the tail.
 void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
   LLVMContext &Ctx = F.getContext();
+  BasicBlock *Unwind = unwindOf(At);
+  // A task's exception: with one task and no exception of the function's
+  // own on its way, it leaves the direct call (or the join) at once;
+  // otherwise it waits for the other tasks (TaskExceptions.h).
+  bool Direct = Stack.size() == 1 && !isa<ResumeInst>(At);
+  bool Waits = !Direct && any_of(Stack, [&](unsigned I) { return Sites[I].MayThrow; });
+  if (Waits)
+    Exceptions->startSync(At);
   for (unsigned Idx : llvm::reverse(Stack)) {
     SpawnSite &S = Sites[Idx];
     BasicBlock *Pre = At->getParent();
@@ -275,12 +335,43 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
     Value *Taken = emitTake(B, Slot);
     B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyStolen(Ctx));
     B.SetInsertPoint(Run);
-    callBody(S, Slot, nullptr, B);
+    BasicBlock *BodyUnwind = nullptr;
+    if (S.MayThrow && Direct && Unwind) {
+      BodyUnwind = Unwind;
+      addUnwindPredecessor(Unwind, Run, At);
+    } else if (S.MayThrow && !Direct) {
+      BodyUnwind = Exceptions->catchInto(Cont);
+    }
+    callBody(S, Slot, nullptr, B, BodyUnwind);
     B.CreateBr(Cont);
     B.SetInsertPoint(Stolen);
-    B.CreateCall(RT.Join, {Slot});
+    Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
+    if (S.MayThrow) {
+      auto *Thrown = BasicBlock::Create(Ctx, "ws.join.threw", &F, Cont);
+      auto *Returned = BasicBlock::Create(Ctx, "ws.join.done", &F, Cont);
+      B.CreateCondBr(B.CreateIsNotNull(Threw), Thrown, Returned);
+      IRBuilder<> T(Thrown);
+      T.SetCurrentDebugLocation(locationFor(At));
+      if (Direct) {
+        Exceptions->rethrow(T, Threw, Unwind, At);
+      } else {
+        Exceptions->keep(T, Threw);
+        T.CreateBr(Cont);
+      }
+      B.SetInsertPoint(Returned);
+    }
     storeStolenResult(S, Slot, B);
     B.CreateBr(Cont);
+  }
+  if (Waits) {
+    BasicBlock *Pre = At->getParent();
+    SplitBlock(Pre, At, static_cast<DominatorTree *>(nullptr), nullptr, nullptr,
+               "ws.synced");
+    Pre->getTerminator()->eraseFromParent();
+    IRBuilder<> B(Pre);
+    B.SetCurrentDebugLocation(locationFor(At));
+    Exceptions->finishSync(B, At, Unwind);
+    B.CreateBr(At->getParent());
   }
 }
 
@@ -288,6 +379,9 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
 /// before At.  Which spawn a slot holds, its thunk says.
 void FunctionLowering::lowerDynamic(Instruction *At) {
   LLVMContext &Ctx = F.getContext();
+  bool Waits = any_of(Sites, [](const SpawnSite &S) { return S.MayThrow; });
+  if (Waits)
+    Exceptions->startSync(At);
   BasicBlock *Pre = At->getParent();
   BasicBlock *Cont = SplitBlock(Pre, At, static_cast<DominatorTree *>(nullptr),
                                 nullptr, nullptr, "ws.synced");
@@ -312,8 +406,17 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyStolen(Ctx));
 
   B.SetInsertPoint(Stolen);
-  B.CreateCall(RT.Join, {Slot});
-  B.CreateBr(Head);
+  Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
+  if (Waits) {
+    auto *Thrown = BasicBlock::Create(Ctx, "ws.join.threw", &F, Dispatch);
+    B.CreateCondBr(B.CreateIsNotNull(Threw), Thrown, Head);
+    IRBuilder<> T(Thrown);
+    T.SetCurrentDebugLocation(DL);
+    Exceptions->keep(T, Threw);
+    T.CreateBr(Head);
+  } else {
+    B.CreateBr(Head);
+  }
 
   // Which spawn was it?  Compare the thunk in the slot.
   B.SetInsertPoint(Dispatch);
@@ -330,14 +433,26 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
     }
     IRBuilder<> R(RunSite);
     R.SetCurrentDebugLocation(DL);
-    callBody(S, Slot, Slot, R);
+    callBody(S, Slot, Slot, R, S.MayThrow ? Exceptions->catchInto(Head) : nullptr);
     R.CreateBr(Head);
   }
 
   B.SetInsertPoint(Done);
   if (SavedStack)
     B.CreateStackRestore(SavedStack);
+  if (Waits)
+    Exceptions->finishSync(B, At, unwindOf(At));
   B.CreateBr(Cont);
+}
+
+/// An invoked ws_sync() goes on to its normal destination once lowered
+/// (the exceptions of its tasks were passed to its handler on the way).
+static void removeSync(CallBase *Sync) {
+  if (auto *II = dyn_cast<InvokeInst>(Sync)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  Sync->eraseFromParent();
 }
 
 /// Does F allocate on the stack dynamically, apart from our descriptors?
@@ -366,6 +481,9 @@ bool FunctionLowering::check() {
 bool FunctionLowering::run() {
   if (!collect())
     return false;
+  MayThrow = !F.doesNotThrow();
+  if (MayThrow)
+    Exceptions.emplace(F);
   analyzeStacks();
   if (Dynamic)
     markCyclicSites();
@@ -377,9 +495,14 @@ bool FunctionLowering::run() {
   for (SpawnSite &S : Sites)
     removeTask(S);
   if (Sites.empty()) {
-    for (CallInst *Sync : Syncs)
-      Sync->eraseFromParent();
+    for (CallBase *Sync : Syncs)
+      removeSync(Sync);
     return true;
+  }
+  if (MayThrow) {
+    if (!addUnwindCleanups())
+      return false;
+    analyzeStacks(); // the cleanups' resumes are sync points
   }
 
   setUpTail();
@@ -418,8 +541,8 @@ bool FunctionLowering::run() {
     else
       lowerStatic(At, St.Sites);
   }
-  for (CallInst *Sync : Syncs)
-    Sync->eraseFromParent();
+  for (CallBase *Sync : Syncs)
+    removeSync(Sync);
   if (RT.Publish)
     publishTail();
   dropAttributesTheRuntimeBreaks(F);
@@ -521,8 +644,11 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
     if (auto *II = dyn_cast<InvokeInst>(CB))
       Invokes.push_back(II);
   }
-  for (InvokeInst *II : Invokes)
-    changeToCall(II);
+  // Spawn markers are calls; an invoked ws_sync() keeps its handler, which
+  // receives its tasks' exceptions.
+  if (Name != SyncName)
+    for (InvokeInst *II : Invokes)
+      changeToCall(II);
   return true;
 }
 
@@ -547,8 +673,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   RT.Tail = Get(TailName, FunctionType::get(Ptr, false));
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
   RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Int, {Ptr}, false));
-  // Joining runs other tasks: it is not nounwind.
-  RT.Join = Get(JoinName, FunctionType::get(Void, {Ptr}, false),
+  // Joining runs other tasks: it is not nounwind.  It returns the
+  // exception the task threw, if it did.
+  RT.Join = Get(JoinName, FunctionType::get(Ptr, {Ptr}, false),
                 /*NoUnwind=*/false);
   std::optional<VariantInfo> V = findVariant(Opts.Variant);
   if (V && !V->PublishesTail)

@@ -16,6 +16,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "ws-scale"
 
@@ -188,10 +189,10 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     }
     Exits.push_back(T);
   }
-  SmallVector<CallInst *, 4> Syncs;
+  SmallVector<CallBase *, 4> Syncs; // an invoke in a try block (C++)
   for (Instruction &I : instructions(F))
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && isCallOf(*CI, SyncFn))
-      Syncs.push_back(CI);
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && isCallOf(*CB, SyncFn))
+      Syncs.push_back(CB);
 
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *AtTy = ArrayType::get(I64, 2);
@@ -251,11 +252,14 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     ++Spawns;
   }
 
-  for (CallInst *Sync : Syncs) {
+  for (CallBase *Sync : Syncs) {
     B.SetInsertPoint(Sync);
     B.SetCurrentDebugLocation(Sync->getDebugLoc());
     B.CreateCall(hook(Hook::sync_begin));
-    B.SetInsertPoint(Sync->getNextNode());
+    if (auto *II = dyn_cast<InvokeInst>(Sync))
+      B.SetInsertPoint(SplitEdge(II->getParent(), II->getNormalDest())->getTerminator());
+    else
+      B.SetInsertPoint(Sync->getNextNode());
     B.CreateCall(hook(Hook::sync_end));
   }
 

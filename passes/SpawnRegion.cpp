@@ -272,6 +272,10 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     S.ResultTy = Result->getValueOperand()->getType();
     S.ResultAlign = Result->getAlign();
   }
+  S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
+    auto *CB = dyn_cast<CallBase>(I);
+    return CB && !CB->doesNotThrow();
+  });
 
   // Live-ins: operands of the body's instructions defined outside it.
   SmallPtrSet<const Value *, 16> InTask(Run.begin(), Run.end());
@@ -372,7 +376,9 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
       if (Function *Clone = Clones.lookup(Callee))
         redirectToClone(*CB, Clone, Tail);
 
-  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).
+  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).  When
+  // the task may throw, it catches the exception for the owner's join:
+  // nothing may unwind into the scheduler.
   S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
                              GlobalValue::InternalLinkage, "__ws_thunk." + Base, M);
   copyFunctionAttributes(Parent, *S.Thunk);
@@ -381,7 +387,25 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
   Value *Layout = layoutIn(S, B, Slot);
   SmallVector<Value *, 8> Args{S.Thunk->getArg(1)};
   append_range(Args, bodyArgs(S, Layout, nullptr, B));
-  CallInst *R = B.CreateCall(S.Body, Args);
+  Value *R;
+  if (S.MayThrow) {
+    setCxxPersonality(*S.Thunk);
+    S.Thunk->addFnAttr(Attribute::NoUnwind);
+    auto *Done = BasicBlock::Create(Ctx, "done", S.Thunk);
+    auto *Threw = BasicBlock::Create(Ctx, "threw", S.Thunk);
+    R = B.CreateInvoke(S.Body, Done, Threw, Args);
+    IRBuilder<> T(Threw);
+    LandingPadInst *LP = T.CreateLandingPad(
+        StructType::get(Ctx, {PtrTy, Type::getInt32Ty(Ctx)}), 1, "ws.exn");
+    LP->addClause(ConstantPointerNull::get(PointerType::getUnqual(Ctx)));
+    FunctionCallee TaskThrew = M.getOrInsertFunction(
+        TaskThrewName, FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false));
+    T.CreateCall(TaskThrew, {Slot, T.CreateExtractValue(LP, 0)});
+    T.CreateRetVoid();
+    B.SetInsertPoint(Done);
+  } else {
+    R = B.CreateCall(S.Body, Args);
+  }
   if (S.returnsValue())
     B.CreateStore(R, payload(B, Slot));
   B.CreateRetVoid();
@@ -453,14 +477,41 @@ void emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   S.End = S.Begin = nullptr;
 }
 
-CallInst *callBody(const SpawnSite &S, Value *Tail, Value *Slot,
-                   IRBuilderBase &B) {
+void callBody(const SpawnSite &S, Value *Tail, Value *Slot, IRBuilderBase &B,
+              BasicBlock *Unwind) {
   SmallVector<Value *, 8> Args{Tail};
   append_range(Args, bodyArgs(S, Slot ? layoutIn(S, B, Slot) : nullptr, S.Frame, B));
-  CallInst *R = B.CreateCall(S.Body, Args);
+  Value *R;
+  if (Unwind) {
+    Function *F = B.GetInsertBlock()->getParent();
+    auto *Ran = BasicBlock::Create(B.getContext(), "ws.ran", F, Unwind);
+    R = B.CreateInvoke(S.Body, Ran, Unwind, Args);
+    B.SetInsertPoint(Ran);
+  } else {
+    R = B.CreateCall(S.Body, Args);
+  }
   if (S.returnsValue())
     B.CreateAlignedStore(R, S.ResultPtr, S.ResultAlign);
-  return R;
+}
+
+bool setCxxPersonality(Function &F) {
+  Module &M = *F.getParent();
+  if (F.hasPersonalityFn()) {
+    StringRef Name = F.getPersonalityFn()->stripPointerCasts()->getName();
+    if (Name == CxxPersonalityName)
+      return true;
+    // C's personality reads the same tables, but runs cleanups only.
+    if (Name != "__gcc_personality_v0") {
+      errorIn(F, "ws_spawn: exceptions through a function whose personality "
+                 "is " + Name + " are not supported (only C++'s)");
+      return false;
+    }
+  }
+  F.setPersonalityFn(cast<Constant>(
+      M.getOrInsertFunction(CxxPersonalityName,
+                            FunctionType::get(Type::getInt32Ty(M.getContext()), true))
+          .getCallee()));
+  return true;
 }
 
 void storeStolenResult(const SpawnSite &S, Value *Slot, IRBuilderBase &B) {
