@@ -35,6 +35,8 @@ bindir = os.path.join(config.ws_build_dir, "bin")
 libdir = os.path.join(config.ws_build_dir, "lib")
 tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
+    # "the, cl, ... or runtime": FileCheck -DVARIANTS='%{variants}'
+    ("%{variants}", config.ws_variants),
     ("%opt", os.path.join(config.llvm_tools_dir, "opt")),
     ("%plugin", config.ws_plugin),
     ("%abi-bc", os.path.join(libdir, "ws-abi.bc")),
@@ -44,7 +46,7 @@ config.substitutions += [
     ("%ws-clang", os.path.join(bindir, "ws-clang")),
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")),
     ("%ws-run", "%s %s" % (config.python, os.path.join(tools, "ws-run.py"))),
-    ("%ws-variants", config.ws_variants),
+    ("%ws-variants", config.ws_variant_list),
     ("%ws-scale-check",
      "%s %s" % (config.python, os.path.join(tools, "ws-scale-check.py"))),
 ]

@@ -293,7 +293,15 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    redirectToClone(*CB, Clone, loadTail(B));
+    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
+    // The spawns still to be emitted name their live-ins and result
+    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
+    for (SpawnSite &S : Sites) {
+      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
+                   static_cast<Value *>(New));
+      if (S.ResultPtr == CB)
+        S.ResultPtr = New;
+    }
   }
 }
 
@@ -677,8 +685,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   // exception the task threw, if it did.
   RT.Join = Get(JoinName, FunctionType::get(Ptr, {Ptr}, false),
                 /*NoUnwind=*/false);
+  // "runtime" (no row) may run split or private deques: it publishes.
   std::optional<VariantInfo> V = findVariant(Opts.Variant);
-  if (V && !V->PublishesTail)
+  if (!V || !V->PublishesTail)
     RT.Publish = dyn_cast<Function>(
         Get(PublishTailName, FunctionType::get(Void, {Ptr}, false)).getCallee());
   if (Opts.CountSpawns) {
@@ -740,16 +749,25 @@ Function *makeClone(Function &F, const Runtime &RT) {
 
   // F: the entry point.
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &F));
-  SmallVector<Value *, 8> Args{B.CreateCall(RT.Tail, {}, "ws.tail")};
+  Value *Tail = B.CreateCall(RT.Tail, {}, "ws.tail");
+  SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(Clone, Args);
   Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
+  // Where the fast paths do not store the tail, the clone leaves the one
+  // it last published, higher than ours: give our caller its own back.
+  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  if (RT.Publish)
+    B.CreateCall(RT.Publish, {Tail});
   if (FT->getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
   F.removeFnAttr(Attribute::Naked);
+  // The entry point reads the tail and runs spawning code: whatever the
+  // user promised about F's memory holds for neither.
+  dropAttributesTheRuntimeBreaks(F);
   return Clone;
 }
 
@@ -797,9 +815,11 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   });
   // A clone for every spawning function first, so that each lowering can
   // send the calls it makes to them.  Variadic functions keep their body
-  // and find their tail at entry.
+  // and find their tail at entry; so do those the link may replace (weak,
+  // linkonce, or semantically interposable): a call bound to this
+  // module's clone would run the definition the linker did not choose.
   for (Function *F : Spawning)
-    if (!F->isVarArg())
+    if (!F->isVarArg() && !F->isInterposable())
       Clones[F] = makeClone(*F, RT);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);

@@ -60,7 +60,12 @@ static ws_worker *random_victim(ws_worker *self) {
  * WS_TASK_THREW meanwhile (__ws_task_threw): keep it. */
 void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
-  t->run(t, atomic_load_explicit(&ws_my_dq.T, ws_relaxed));
+  ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  t->run(t, tail);
+  /* Split and private deques' fast paths do not store the tail: the task
+   * left the one it last published (before a call), above ours.  Every
+   * task it spawned is joined, so ours is the tail again. */
+  atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   uintptr_t threw = __atomic_load_n(&t->state, __ATOMIC_RELAXED) & WS_TASK_THREW;
   __atomic_store_n(&t->state, (uintptr_t)self | threw | WS_TASK_DONE,
                    __ATOMIC_RELEASE);
