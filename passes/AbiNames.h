@@ -33,6 +33,9 @@ inline constexpr llvm::StringLiteral ExceptionRethrowName = "__ws_exception_reth
 /// The personality of the landing pads the lowering adds (the Itanium C++
 /// ABI's: its catch-all clause catches any exception).
 inline constexpr llvm::StringLiteral CxxPersonalityName = "__gxx_personality_v0";
+/// The personality of an entry point's cleanup where the function has none
+/// (C compiled with -fexceptions: no C++ runtime is linked).
+inline constexpr llvm::StringLiteral CPersonalityName = "__gcc_personality_v0";
 
 /// The asm string that marks the worker's T := t store of every take().
 inline constexpr llvm::StringLiteral TakeMarkerAsm = "# ws.take";

@@ -753,11 +753,32 @@ Function *makeClone(Function &F, const Runtime &RT) {
   SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
-  CallInst *Call = B.CreateCall(Clone, Args);
-  Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
   // Where the fast paths do not store the tail, the clone leaves the one
-  // it last published, higher than ours: give our caller its own back.
-  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  // it last published, higher than ours: give our caller its own back, on
+  // return and when an exception leaves the clone (a cleanup).
+  CallBase *Call;
+  if (RT.Publish && !Clone->doesNotThrow()) {
+    BasicBlock *Returned = BasicBlock::Create(Ctx, "ws.returned", &F);
+    BasicBlock *Unwound = BasicBlock::Create(Ctx, "ws.unwound", &F);
+    Call = B.CreateInvoke(Clone, Returned, Unwound, Args);
+    IRBuilder<> U(Unwound);
+    LandingPadInst *Pad = U.CreateLandingPad(
+        StructType::get(PointerType::getUnqual(Ctx), Type::getInt32Ty(Ctx)), 0);
+    Pad->setCleanup(true);
+    U.CreateCall(RT.Publish, {Tail});
+    U.CreateResume(Pad);
+    // A cleanup runs under any personality; a function with none (C with
+    // -fexceptions) gets C's, which needs no C++ runtime.
+    if (!F.hasPersonalityFn())
+      F.setPersonalityFn(cast<Constant>(
+          M.getOrInsertFunction(CPersonalityName,
+                                FunctionType::get(Type::getInt32Ty(Ctx), true))
+              .getCallee()));
+    B.SetInsertPoint(Returned);
+  } else {
+    Call = B.CreateCall(Clone, Args);
+  }
+  Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
   if (RT.Publish)
     B.CreateCall(RT.Publish, {Tail});
   if (FT->getReturnType()->isVoidTy())
