@@ -86,6 +86,7 @@ private:
   void markCyclicSites();
   void setUpTail();
   void redirectCalls();
+  void replaceInSites(Value *Old, Value *New);
   DebugLoc locationFor(Instruction *At) const;
   Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
   CallInst *emitTake(IRBuilderBase &B, Value *Slot);
@@ -241,7 +242,7 @@ bool FunctionLowering::addUnwindCleanups() {
   if (!setCxxPersonality(F))
     return false;
   for (CallInst *Call : Calls)
-    addUnwindCleanup(*Call);
+    replaceInSites(Call, addUnwindCleanup(*Call));
   return true;
 }
 
@@ -293,15 +294,18 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
-    // The spawns still to be emitted name their live-ins and result
-    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
-    for (SpawnSite &S : Sites) {
-      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
-                   static_cast<Value *>(New));
-      if (S.ResultPtr == CB)
-        S.ResultPtr = New;
-    }
+    replaceInSites(CB, redirectToClone(*CB, Clone, loadTail(B)));
+  }
+}
+
+/// The spawns still to be emitted name their live-ins and result addresses
+/// directly (ws_spawn(a, f, g(x))): a call replaced by another (redirected
+/// to a clone, made an invoke) must be replaced there too.
+void FunctionLowering::replaceInSites(Value *Old, Value *New) {
+  for (SpawnSite &S : Sites) {
+    std::replace(S.LiveIns.begin(), S.LiveIns.end(), Old, New);
+    if (S.ResultPtr == Old)
+      S.ResultPtr = New;
   }
 }
 

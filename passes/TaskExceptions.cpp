@@ -19,7 +19,7 @@ static LandingPadInst *landingPad(IRBuilderBase &B) {
                             1, "ws.exn");
 }
 
-void addUnwindCleanup(CallInst &Call) {
+InvokeInst *addUnwindCleanup(CallInst &Call) {
   Function &F = *Call.getFunction();
   auto *Cleanup = BasicBlock::Create(F.getContext(), "ws.unwind", &F);
   IRBuilder<> B(Cleanup);
@@ -27,7 +27,9 @@ void addUnwindCleanup(CallInst &Call) {
   LandingPadInst *LP = landingPad(B);
   LP->setCleanup(true);
   B.CreateResume(LP);
+  BasicBlock *At = Call.getParent();
   changeToInvokeAndSplitBasicBlock(&Call, Cleanup);
+  return cast<InvokeInst>(At->getTerminator());
 }
 
 BasicBlock *unwindOf(Instruction *At) {

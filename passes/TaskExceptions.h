@@ -31,7 +31,8 @@ namespace wsff {
 
 /// Makes Call, which may throw while spawns are outstanding, an invoke
 /// whose landing pad resumes at once (ws-lower syncs before the resume).
-void addUnwindCleanup(llvm::CallInst &Call);
+/// Returns the invoke, which replaced Call (erased).
+llvm::InvokeInst *addUnwindCleanup(llvm::CallInst &Call);
 
 /// The exceptions of one function's tasks, held between the tasks of a
 /// sync.
