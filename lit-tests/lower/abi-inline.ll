@@ -62,4 +62,4 @@ define void @t() {
 ; MISSING: declare ptr @__ws_tail()
 ; MISSING: declare void @__ws_push_ffmb(ptr)
 ; MISSING: declare i32 @__ws_take_ffmb(ptr)
-; MISSING: declare void @__ws_join(ptr)
+; MISSING: declare ptr @__ws_join(ptr)

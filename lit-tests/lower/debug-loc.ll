@@ -44,7 +44,7 @@ entry:
 ; CHECK:         call void @__ws_push_ffmb({{.*}}), !dbg [[SPAWN]]
 ; CHECK:         call i32 @__ws_take_ffmb({{.*}}), !dbg [[SYNC:![0-9]+]], !ws.take
 ; CHECK:         call i64 @__ws_body.t.ws.0({{.*}}), !dbg [[SYNC]]
-; CHECK:         call void @__ws_join({{.*}}), !dbg [[SYNC]]
+; CHECK:         {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join({{.*}}), !dbg [[SYNC]]
 ; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(
 ; CHECK-NOT:     !dbg
 ; CHECK:         ret i64

@@ -18,6 +18,7 @@
 #include "env.h"
 #include "membarrier.h"
 #include "records.h"
+#include "stacks.h"
 #include "stats.h"
 #include "store_buffer.h"
 #include "worker.h"
@@ -32,6 +33,27 @@ void ws_fatal(const char *fmt, ...) {
   va_end(ap);
   fflush(stdout);
   fprintf(stderr, "ws: %s\n", buf);
+  _exit(2);
+}
+
+void ws_fatal_in_handler(const char *fmt, ...) {
+  char buf[512] = "ws: ";
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + 4, sizeof buf - 5, fmt, ap);
+  va_end(ap);
+  size_t len = 4 + (n < 0 ? 0 : (size_t)n < sizeof buf - 5 ? (size_t)n : sizeof buf - 6);
+  buf[len++] = '\n';
+  if (ftrylockfile(stdout) == 0) {
+    fflush(stdout);
+    funlockfile(stdout);
+  }
+  for (size_t done = 0; done < len;) {
+    ssize_t w = write(2, buf + done, len - done);
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
   _exit(2);
 }
 
@@ -50,6 +72,7 @@ static void bind_worker(ws_worker *w) {
   w->dq = &ws_my_dq;
   w->thread = pthread_self();
   ws_tls_self = w;
+  ws_stack_bind(w->id);
   atomic_fetch_add_explicit(&ws_rt.bound, 1, ws_release);
 }
 
@@ -194,12 +217,13 @@ __attribute__((constructor(101))) static void ws_start(void) {
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, WS_WORKER_STACK_SIZE);
+  ws_stack_attr(&attr, env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE);
   for (int i = 1; i < n; i++) {
     int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
                             ws_rt.workers[i]);
     if (rc)
-      ws_fatal("cannot start worker thread %d of %d: %s; lower WS_NUM_WORKERS",
+      ws_fatal("cannot start worker thread %d of %d: %s; lower WS_NUM_WORKERS "
+               "or WS_STACK_SIZE",
                i, n, strerror(rc));
   }
   pthread_attr_destroy(&attr);

@@ -56,7 +56,8 @@ static ws_worker *random_victim(ws_worker *self) {
 
 /* Run a task stolen from another worker, in its slot, with our own tail
  * for the spawns it makes.  After the DONE store the owner may return and
- * reuse the slot: do not touch it again. */
+ * reuse the slot: do not touch it again.  A thunk whose task threw has set
+ * WS_TASK_THREW meanwhile (__ws_task_threw): keep it. */
 void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
   ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
@@ -65,7 +66,9 @@ void ws_run_stolen(ws_worker *self, ws_slot *t) {
    * left the one it last published (before a call), above ours.  Every
    * task it spawned is joined, so ours is the tail again. */
   atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
-  __atomic_store_n(&t->state, (uintptr_t)self | WS_TASK_DONE, __ATOMIC_RELEASE);
+  uintptr_t threw = __atomic_load_n(&t->state, __ATOMIC_RELAXED) & WS_TASK_THREW;
+  __atomic_store_n(&t->state, (uintptr_t)self | threw | WS_TASK_DONE,
+                   __ATOMIC_RELEASE);
 }
 
 /* One steal attempt on `victim`; runs the task if there is one. */
@@ -119,8 +122,9 @@ void ws_worker_loop(ws_worker *w) {
  * working on our task's subtasks; when the thief has nothing, steal at
  * random (paper 003 §4.3).  Meanwhile our deque is empty just above the
  * stolen slot, so what we run pushes above it.  Then the slot is ours
- * again: clear its state and move the deque down to it. */
-void __ws_join(ws_slot *t) {
+ * again: clear its state and move the deque down to it, and hand compiled
+ * code the task's exception, if it threw. */
+void *__ws_join(ws_slot *t) {
   ws_worker *w = ws_tls_self;
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
@@ -128,8 +132,9 @@ void __ws_join(ws_slot *t) {
   /* What we run meanwhile spawns above the stolen slot (split and private
    * do not keep T up to date on their fast paths). */
   atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);
+  uintptr_t st;
   for (;;) {
-    uintptr_t st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+    st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
     if (st & WS_TASK_DONE)
       break;
     if (ops->idle)
@@ -145,6 +150,8 @@ void __ws_join(ws_slot *t) {
     }
     back_off(++fails);
   }
+  void *exception = st & WS_TASK_THREW ? *(void **)t->payload : NULL;
   t->state = 0;
   ops->reset(w->dq, t);
+  return exception;
 }
