@@ -139,7 +139,9 @@ void *__ws_join(ws_slot *t) {
       break;
     if (ops->idle)
       ops->idle(w->dq);
-    ws_worker *thief = (ws_worker *)st;
+    /* The thief's address, without the flags (a task that threw sets
+     * WS_TASK_THREW before it is done). */
+    ws_worker *thief = (ws_worker *)(st & ~(WS_TASK_DONE | WS_TASK_THREW));
     if (thief && try_steal(w, thief, 1)) {
       fails = 0;
       continue;
