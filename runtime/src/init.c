@@ -118,7 +118,32 @@ static int workers_stopped(void) {
   return 0;
 }
 
+/* fork(): the child has the forking thread only.  Its deque stays as the
+ * fork found it; what the parent's thieves were doing to it at that moment
+ * is undone (the lock of the THE family, a private deque's pending
+ * request), so no push, take or sync of the child waits for a thread it
+ * does not have.  The child runs serially from here on: every task it
+ * spawns is taken back by itself, and ws_shutdown joins nothing. */
+static void ws_atfork_child(void) {
+  ws_rt.forked = 1;
+  if (ws_tls_self) {
+    atomic_store_explicit(&ws_my_dq.lock, 0, ws_relaxed);
+    atomic_store_explicit(&ws_my_dq.request, WS_REQUESTS_CLOSED, ws_relaxed);
+  }
+}
+
 static void ws_shutdown(void) {
+  if (ws_rt.forked) {
+    /* A forked child: the worker threads are the parent's.  Waiting for
+     * them cost every child 1 s (issue 14); their memory is the parent's
+     * copy, left alone. */
+    atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
+    if (ws_tls_self)
+      ws_tls_self->spawns = ws_tls_spawns;
+    if (ws_rt.stats)
+      ws_stats_print(stderr);
+    return;
+  }
   atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
   atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
   syscall(SYS_futex, (uint32_t *)&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX,
@@ -214,6 +239,9 @@ __attribute__((constructor(101))) static void ws_start(void) {
   /* FF-MB's barrier, set up before any other thread of ours exists. */
   if (ops->id == WS_VARIANT_ID_ffmb)
     ws_barrier_init(env.barrier_signal);
+
+  if (pthread_atfork(NULL, NULL, ws_atfork_child))
+    ws_fatal("cannot register the runtime's fork handler");
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);

@@ -61,6 +61,10 @@ typedef struct ws_runtime {
   _Atomic uint32_t wake_seq;
   _Atomic int exited;
   _Atomic int bound; /* workers whose thread has set up its deque */
+  /* In a child of fork(): only the thread that forked is here (set by the
+   * pthread_atfork child handler, before the child runs anything else).
+   * The child runs serially on that thread's deque; nobody steals. */
+  int forked;
 } ws_runtime;
 
 extern ws_runtime ws_rt;
