@@ -25,7 +25,21 @@
 
 ws_runtime ws_rt;
 
+/* One fatal line per process: when two workers fail at once (two stacks
+ * overflowing), the second waits for the first's _exit (a second at most,
+ * then exits itself: never a hang). */
+static _Atomic int ws_fatal_taken;
+static void ws_fatal_once(void) {
+  if (!atomic_exchange_explicit(&ws_fatal_taken, 1, memory_order_acq_rel))
+    return;
+  struct timespec ms = {0, 1000000};
+  for (int i = 0; i < 1000; i++)
+    nanosleep(&ms, NULL);
+  _exit(2);
+}
+
 void ws_fatal(const char *fmt, ...) {
+  ws_fatal_once();
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
@@ -37,6 +51,7 @@ void ws_fatal(const char *fmt, ...) {
 }
 
 void ws_fatal_in_handler(const char *fmt, ...) {
+  ws_fatal_once();
   char buf[512] = "ws: ";
   va_list ap;
   va_start(ap, fmt);
