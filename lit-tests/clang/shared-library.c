@@ -21,6 +21,11 @@
 // RUN: env WS_STATS=1 WS_NUM_WORKERS=16 %t/dl.ffmb %t/libffmb.so 2>&1 | grep -c "ws: variant=" | FileCheck %s --check-prefix=ONE
 // RUN: env WS_STATS=1 WS_NUM_WORKERS=16 %t/lt.the 2>&1 | grep -c "ws: variant=" | FileCheck %s --check-prefix=ONE
 //
+// An executable linked with -fws-fencefree carries the runtime even when it
+// spawns nothing itself, for the libraries it loads.
+// RUN: %ws-clang -fws-fencefree -O2 %S/Inputs/dso-plain.c -ldl -o %t/plain
+// RUN: env WS_NUM_WORKERS=4 %t/plain %t/libffmb.so | FileCheck %s --check-prefix=PLAIN
+//
 // A library with spawns loaded into a process without the runtime (an
 // executable linked without ws-clang -fws-fencefree) cannot be loaded:
 // dlopen says which runtime symbol is missing.
@@ -30,4 +35,5 @@
 // RUNS-COUNT-8: ws-run: all 4 runs as expected
 // RUNS-NOT: UNEXPECTED
 // ONE: {{^1$}}
+// PLAIN: dso_fib(20) = 6765
 // NORUNTIME: dlopen: {{.*}}libffmb.so: undefined symbol: {{_?_?ws_}}
