@@ -16,9 +16,21 @@ __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8]
 
 __thread uint64_t ws_tls_spawns __attribute__((tls_model("initial-exec")));
 
-int ws_num_workers(void) { return ws_rt.nworkers; }
+/* What the reducer hooks compare (ws/abi.h, views.c). */
+__thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
+__thread void *ws_tls_views_aside __attribute__((tls_model("initial-exec")));
 
+/* The count is fixed from here on: the workers start. */
+int ws_num_workers(void) {
+  ws_start();
+  return ws_rt.nworkers;
+}
+
+/* The main thread is worker 0 before it binds its deque too; a thread of
+ * the program's is -1, also when it runs its calls itself (one worker). */
 int ws_worker_id(void) {
   ws_worker *w = ws_tls_self;
-  return w ? w->id : -1;
+  if (w)
+    return w->id;
+  return ws_is_main_thread() ? 0 : -1;
 }

@@ -10,6 +10,12 @@
  *
  * The tasks not handed over are [o_head, T); a handed-over task stays in
  * its slot, run there by the thief, until the owner joins it.
+ *
+ * A thief does not wait for ever: a worker that is not in the runtime (the
+ * main thread blocked in pthread_join while other threads' calls run on
+ * the workers) answers nobody.  After a while the thief takes its request
+ * back, unless the owner has claimed it (WS_REQUEST_ANSWERING), and then
+ * the answer is on its way.
  */
 #include <sched.h>
 
@@ -46,10 +52,16 @@ int __ws_take_private(ws_slot *t) { return private_take(&ws_my_dq, 1, t); }
 
 void ws_private_answer_self(ws_slot *head) { ws_private_answer(&ws_my_dq, head); }
 
-/* Answer the pending request: the oldest task below head, or no work. */
+/* Spins a thief waits for an answer before it takes its request back. */
+#define WS_PRIVATE_PATIENCE (1u << 10)
+
+/* Answer the pending request: the oldest task below head, or no work.
+ * Claimed first, so that the thief cannot take it back meanwhile. */
 __attribute__((noinline)) void ws_private_answer(ws_dq *q, ws_slot *head) {
   int j = atomic_load_explicit(&q->request, ws_acquire);
-  if (j < 0)
+  if (j < 0 || !atomic_compare_exchange_strong_explicit(
+                   &q->request, &j, WS_REQUEST_ANSWERING, ws_acq_rel,
+                   ws_relaxed))
     return;
   ws_slot *give = WS_EMPTY;
   if (q->o_head < head)
@@ -76,7 +88,14 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
   while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) ==
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
-    if (++spins % 64 == 0)
+    if (++spins == WS_PRIVATE_PATIENCE) {
+      int mine = thief->id;
+      if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
+                                                  WS_NO_REQUEST, ws_acq_rel,
+                                                  ws_relaxed))
+        return WS_ABORT; /* taken back before the owner saw it */
+    }
+    if (spins % 64 == 0)
       sched_yield();
     else
       ws_cpu_relax();

@@ -26,6 +26,7 @@ typedef struct ws_counters {
 
 struct ws_worker {
   ws_dq *dq; /* the owning thread's ws_my_dq, once the thread runs */
+  _Atomic int ready; /* dq is set up: thieves may look at it */
   alignas(WS_CACHE_LINE) ws_counters c;
   uint64_t spawns; /* ws_tls_spawns of the owning thread, at its exit */
   /* Barriers this worker's thread has made for FF-MB thieves when the
@@ -60,7 +61,8 @@ typedef struct ws_runtime {
   _Atomic int sleepers;
   _Atomic uint32_t wake_seq;
   _Atomic int exited;
-  _Atomic int bound; /* workers whose thread has set up its deque */
+  _Atomic int started;   /* the workers run (ws_start) */
+  _Atomic int submitted; /* calls of other threads waiting for a worker */
 } ws_runtime;
 
 extern ws_runtime ws_rt;
@@ -69,6 +71,18 @@ extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec"))
 /* Prints "ws: <message>" on stderr and terminates with status 2.  Safe from
  * any thread. */
 __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, ...);
+
+/* init.c: starts the workers, once; the program's count is fixed then. */
+void ws_start(void);
+/* The calling thread's tail after starting the runtime and binding the
+ * thread's deque (main: worker 0; another thread, when there is one worker
+ * only: a deque of its own), or NULL where the thread's calls must be
+ * submitted to the workers. */
+ws_slot *ws_bind_caller(void);
+int ws_is_main_thread(void);
+
+/* submit.c: runs one submitted call if there is one (idle workers). */
+int ws_serve_submission(ws_worker *self);
 
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
