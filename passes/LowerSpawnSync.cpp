@@ -7,6 +7,7 @@
 #include "DeltaRecord.h"
 #include "Diagnose.h"
 #include "SpawnRegion.h"
+#include "ViewReach.h"
 
 #include "ws/abi.h"
 
@@ -37,6 +38,10 @@ namespace {
 /// The runtime entry points, declared in the module.
 struct Runtime {
   FunctionCallee Tail, Push, Take, Join;
+  /// A variadic function's tail (it cannot be submitted); an entry
+  /// point's call handed to the workers; the reducer hooks around a sync's
+  /// direct call of a task body.
+  FunctionCallee TailOwned, Submit, ChildBegin, ChildEnd;
   /// __ws_publish_tail, for variants whose push and take do not store the
   /// tail where __ws_tail finds it; null otherwise.
   Function *Publish = nullptr;
@@ -68,10 +73,11 @@ struct SpawnStack {
 class FunctionLowering {
 public:
   /// TailArg: the hidden argument of a clone, or null (the function finds
-  /// its tail with __ws_tail at entry).
+  /// its tail at entry).  MarkViews: the function may reach a reducer
+  /// (ViewReach), so its syncs mark where a child runs.
   FunctionLowering(Function &F, const Runtime &RT, const CloneMap &Clones,
-                   Argument *TailArg)
-      : F(F), RT(RT), Clones(Clones), TailArg(TailArg) {}
+                   Argument *TailArg, bool MarkViews = false)
+      : F(F), RT(RT), Clones(Clones), TailArg(TailArg), MarkViews(MarkViews) {}
   /// Is every spawn and sync of F well formed?  Errors for those that are
   /// not; changes nothing a later run() would not.
   bool check();
@@ -86,6 +92,7 @@ private:
   DebugLoc locationFor(Instruction *At) const;
   Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
   CallInst *emitTake(IRBuilderBase &B, Value *Slot);
+  void runChild(const SpawnSite &S, Value *Slot, Value *FromSlot, IRBuilderBase &B);
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
   void publishTail();
@@ -94,6 +101,9 @@ private:
   const Runtime &RT;
   const CloneMap &Clones;
   Argument *TailArg;
+  bool MarkViews;
+  /// The byte of the frame that names a child's boundary for the views.
+  AllocaInst *Boundary = nullptr;
   SmallVector<SpawnSite, 4> Sites;
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
@@ -215,8 +225,10 @@ void FunctionLowering::setUpTail() {
   IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   B.SetCurrentDebugLocation(locationFor(Sites.front().Begin));
   EntryTail = TailArg ? static_cast<Value *>(TailArg)
-                      : B.CreateCall(RT.Tail, {}, "ws.entry.tail");
+                      : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
   B.CreateStore(EntryTail, TailAddr);
+  if (MarkViews)
+    Boundary = AB.CreateAlloca(AB.getInt8Ty(), nullptr, "ws.boundary");
 }
 
 /// Calls of spawning functions made here go to their clones, with the
@@ -244,6 +256,18 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
   return Take;
 }
 
+/// The direct call of a task body at a sync, which runs the child after
+/// the continuation that follows it in serial order: between the reducer
+/// hooks where the function may reach a reducer.
+void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot,
+                                IRBuilderBase &B) {
+  if (MarkViews)
+    B.CreateCall(RT.ChildBegin, {Boundary, Slot});
+  callBody(S, Slot, FromSlot, B);
+  if (MarkViews)
+    B.CreateCall(RT.ChildEnd, {Boundary});
+}
+
 /// Take back each spawn of Stack, most recent first, before At: its slot
 /// is the one below the tail.
 void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
@@ -264,7 +288,7 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
     Value *Taken = emitTake(B, Slot);
     B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyStolen(Ctx));
     B.SetInsertPoint(Run);
-    callBody(S, Slot, nullptr, B);
+    runChild(S, Slot, nullptr, B);
     B.CreateBr(Cont);
     B.SetInsertPoint(Stolen);
     B.CreateCall(RT.Join, {Slot});
@@ -319,7 +343,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
     }
     IRBuilder<> R(RunSite);
     R.SetCurrentDebugLocation(DL);
-    callBody(S, Slot, Slot, R);
+    runChild(S, Slot, Slot, R);
     R.CreateBr(Head);
   }
 
@@ -531,6 +555,12 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     return C;
   };
   RT.Tail = Get(TailName, FunctionType::get(Ptr, false));
+  RT.TailOwned = Get(TailOwnedName, FunctionType::get(Ptr, false));
+  RT.ChildBegin = Get(ChildBeginName, FunctionType::get(Void, {Ptr, Ptr}, false));
+  RT.ChildEnd = Get(ChildEndName, FunctionType::get(Void, {Ptr}, false));
+  // A submitted call runs user code on a worker: not nounwind.
+  RT.Submit = Get(SubmitName, FunctionType::get(Void, {Ptr, Ptr}, false),
+                  /*NoUnwind=*/false);
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
   RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Int, {Ptr}, false));
   // Joining runs other tasks: it is not nounwind.
@@ -554,6 +584,62 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     }
   }
   return OK;
+}
+
+/// The entry point's path on a thread the workers do not run: its
+/// arguments go into a closure in its frame, a thunk (F.ws.submitted) that
+/// a worker runs with its own tail calls the clone with them and leaves
+/// the result there, and __ws_submit returns once it has (runtime
+/// submit.c).  Arguments the frame cannot hand over (inalloca,
+/// preallocated) make the call fatal there, as a variadic function's.
+static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
+                       const Runtime &RT, BasicBlock *Submit) {
+  LLVMContext &Ctx = F.getContext();
+  IRBuilder<> B(Submit);
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    if (F.hasParamAttribute(I, Attribute::InAlloca) ||
+        F.hasParamAttribute(I, Attribute::Preallocated)) {
+      B.CreateCall(RT.TailOwned);
+      B.CreateUnreachable();
+      return;
+    }
+  Type *RetTy = F.getReturnType();
+  SmallVector<Type *, 8> Fields;
+  for (Argument &A : F.args())
+    Fields.push_back(A.getType());
+  if (!RetTy->isVoidTy())
+    Fields.push_back(RetTy);
+  StructType *ClosureTy = StructType::get(Ctx, Fields);
+
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Function *Thunk = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+      GlobalValue::InternalLinkage, F.getAddressSpace(),
+      Clone.getName() + ".submitted", F.getParent());
+  Thunk->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  {
+    IRBuilder<> TB(BasicBlock::Create(Ctx, "entry", Thunk));
+    Value *Closure = Thunk->getArg(0);
+    SmallVector<Value *, 8> Args{Thunk->getArg(1)};
+    for (unsigned I = 0; I < F.arg_size(); ++I)
+      Args.push_back(TB.CreateLoad(Fields[I], TB.CreateStructGEP(ClosureTy, Closure, I)));
+    CallInst *Call = TB.CreateCall(&Clone, Args);
+    Call->setAttributes(CallAttrs);
+    if (!RetTy->isVoidTy())
+      TB.CreateStore(Call, TB.CreateStructGEP(ClosureTy, Closure, F.arg_size()));
+    TB.CreateRetVoid();
+  }
+
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> AB(&Entry, Entry.begin());
+  AllocaInst *Closure = AB.CreateAlloca(ClosureTy, nullptr, "ws.closure");
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    B.CreateStore(F.getArg(I), B.CreateStructGEP(ClosureTy, Closure, I));
+  B.CreateCall(RT.Submit, {Thunk, Closure});
+  if (RetTy->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(B.CreateLoad(RetTy, B.CreateStructGEP(ClosureTy, Closure, F.arg_size())));
 }
 
 /// F's clone taking the tail as a hidden first argument (Cilk's fast
@@ -597,9 +683,16 @@ Function *makeClone(Function &F, const Runtime &RT) {
     Clone->setMetadata(Kind, MD);
   F.clearMetadata();
 
-  // F: the entry point.
+  // F: the entry point.  On a thread the workers do not run, __ws_tail is
+  // null and the call goes to the workers (emitSubmit).
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &F));
-  SmallVector<Value *, 8> Args{B.CreateCall(RT.Tail, {}, "ws.tail")};
+  Value *Tail = B.CreateCall(RT.Tail, {}, "ws.tail");
+  BasicBlock *Run = BasicBlock::Create(Ctx, "ws.run", &F);
+  BasicBlock *Submit = BasicBlock::Create(Ctx, "ws.submit", &F);
+  B.CreateCondBr(B.CreateIsNotNull(Tail), Run, Submit,
+                 MDBuilder(Ctx).createBranchWeights(1 << 20, 1));
+  B.SetInsertPoint(Run);
+  SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(Clone, Args);
@@ -608,6 +701,7 @@ Function *makeClone(Function &F, const Runtime &RT) {
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
+  emitSubmit(F, *Clone, Call->getAttributes(), RT, Submit);
   F.removeFnAttr(Attribute::Naked);
   return Clone;
 }
@@ -645,6 +739,9 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   RT.TLI = [&FAM](Function &F) -> const TargetLibraryInfo & {
     return FAM.getResult<TargetLibraryAnalysis>(F);
   };
+  // Which spawning functions mark their children for the reducers: those
+  // that may reach one, decided on the module as written.
+  ViewReach Reach(M, RT.TLI);
   // A function with a malformed spawn has its error and is left as it is
   // (valid IR: clang may go on after an error).
   CloneMap Clones;
@@ -657,16 +754,23 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   for (Function *F : Spawning)
     if (!F->isVarArg())
       Clones[F] = makeClone(*F, RT);
+  SmallPtrSet<Function *, 16> MarkViews;
+  for (Function *F : Spawning)
+    if (Reach.mayReach(*F))
+      MarkViews.insert(F);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);
     FunctionLowering(Clone ? *Clone : *F, RT, Clones,
-                     Clone ? Clone->getArg(0) : nullptr)
+                     Clone ? Clone->getArg(0) : nullptr, MarkViews.count(F))
         .run();
   }
   for (Function *F : Syncing)
     FunctionLowering(*F, RT, Clones, nullptr).run();
 
-  for (StringRef Name : {SpawnBeginName, SpawnEndName, SyncName})
+  for (StringRef Name : {StringRef(SpawnBeginName), StringRef(SpawnEndName),
+                         StringRef(SyncName), StringRef(TailName),
+                         StringRef(TailOwnedName), StringRef(SubmitName),
+                         StringRef(ChildBeginName), StringRef(ChildEndName)})
     if (Function *Fn = M.getFunction(Name))
       if (Fn->use_empty())
         Fn->eraseFromParent();
