@@ -47,7 +47,7 @@ static void tagHelperStores(Function &Fn) {
 static void setTlsModel(Module &M) {
   bool Executable = M.getPICLevel() == PICLevel::NotPIC ||
                     M.getPIELevel() != PIELevel::Default;
-  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName, ViewsAsideName})
+  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName})
     if (auto *GV = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
       if (GV->isThreadLocal() && GV->isDeclaration()) {
         GV->setThreadLocalMode(Executable ? GlobalValue::LocalExecTLSModel
@@ -59,7 +59,7 @@ static void setTlsModel(Module &M) {
 /// The names of the runtime's per-thread state are reserved: a module that
 /// has something else under one cannot take the fast paths.
 static bool reservedNamesFree(Module &M) {
-  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName, ViewsAsideName}) {
+  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName}) {
     GlobalValue *GV = M.getNamedValue(Name);
     auto *Var = dyn_cast_or_null<GlobalVariable>(GV);
     if (GV && !(Var && Var->isDeclaration() && Var->isThreadLocal())) {

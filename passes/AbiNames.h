@@ -25,6 +25,7 @@ inline constexpr llvm::StringLiteral SyncName = "__ws_sync";
 inline constexpr llvm::StringLiteral TailName = "__ws_tail";
 inline constexpr llvm::StringLiteral TailOwnedName = "__ws_tail_owned";
 inline constexpr llvm::StringLiteral SubmitName = "__ws_submit";
+inline constexpr llvm::StringLiteral ViewsAboveName = "__ws_views_above";
 inline constexpr llvm::StringLiteral ChildBeginName = "__ws_child_begin";
 inline constexpr llvm::StringLiteral ChildEndName = "__ws_child_end";
 inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
@@ -91,7 +92,6 @@ inline constexpr llvm::StringLiteral ScratchName = "ws_tls_scratch";
 inline constexpr llvm::StringLiteral SpawnCountName = "ws_tls_spawns";
 inline constexpr llvm::StringLiteral DequeName = "ws_my_dq";
 inline constexpr llvm::StringLiteral ViewsMaxName = "ws_tls_views_max";
-inline constexpr llvm::StringLiteral ViewsAsideName = "ws_tls_views_aside";
 
 } // namespace wsff
 

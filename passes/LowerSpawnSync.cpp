@@ -39,9 +39,9 @@ namespace {
 struct Runtime {
   FunctionCallee Tail, Push, Take, Join;
   /// A variadic function's tail (it cannot be submitted); an entry
-  /// point's call handed to the workers; the reducer hooks around a sync's
-  /// direct call of a task body.
-  FunctionCallee TailOwned, Submit, ChildBegin, ChildEnd;
+  /// point's call handed to the workers; the reducer views' test and hooks
+  /// around a sync's direct call of a task body.
+  FunctionCallee TailOwned, Submit, ViewsAbove, ChildBegin, ChildEnd;
   /// __ws_publish_tail, for variants whose push and take do not store the
   /// tail where __ws_tail finds it; null otherwise.
   Function *Publish = nullptr;
@@ -102,8 +102,6 @@ private:
   const CloneMap &Clones;
   Argument *TailArg;
   bool MarkViews;
-  /// The byte of the frame that names a child's boundary for the views.
-  AllocaInst *Boundary = nullptr;
   SmallVector<SpawnSite, 4> Sites;
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
@@ -227,8 +225,6 @@ void FunctionLowering::setUpTail() {
   EntryTail = TailArg ? static_cast<Value *>(TailArg)
                       : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
   B.CreateStore(EntryTail, TailAddr);
-  if (MarkViews)
-    Boundary = AB.CreateAlloca(AB.getInt8Ty(), nullptr, "ws.boundary");
 }
 
 /// Calls of spawning functions made here go to their clones, with the
@@ -246,7 +242,7 @@ void FunctionLowering::redirectCalls() {
   }
 }
 
-static MDNode *unlikelyStolen(LLVMContext &Ctx) {
+static MDNode *unlikelyBranch(LLVMContext &Ctx) {
   return MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
 }
 
@@ -257,15 +253,35 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
 }
 
 /// The direct call of a task body at a sync, which runs the child after
-/// the continuation that follows it in serial order: between the reducer
-/// hooks where the function may reach a reducer.
+/// the continuation that follows it in serial order.  Where the function
+/// may reach a reducer, a second copy runs it between the hooks that keep
+/// an ordered view in serial order, when a view needs them; the first copy
+/// is the call every function makes (ws-tre still finds it).  Leaves B at
+/// the end of both.
 void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot,
                                 IRBuilderBase &B) {
-  if (MarkViews)
-    B.CreateCall(RT.ChildBegin, {Boundary, Slot});
-  callBody(S, Slot, FromSlot, B);
-  if (MarkViews)
-    B.CreateCall(RT.ChildEnd, {Boundary});
+  if (!MarkViews) {
+    callBody(S, Slot, FromSlot, B);
+    return;
+  }
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F);
+  BasicBlock *Views = BasicBlock::Create(Ctx, "ws.run.views", &F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "ws.ran", &F);
+  Value *Above = B.CreateCall(RT.ViewsAbove, {Slot}, "ws.views.above");
+  B.CreateCondBr(B.CreateIsNotNull(Above), Views, Plain, unlikelyBranch(Ctx));
+  DebugLoc DL = B.getCurrentDebugLocation();
+  IRBuilder<> P(Plain);
+  P.SetCurrentDebugLocation(DL);
+  callBody(S, Slot, FromSlot, P);
+  P.CreateBr(Done);
+  IRBuilder<> V(Views);
+  V.SetCurrentDebugLocation(DL);
+  Value *Aside = V.CreateCall(RT.ChildBegin, {Slot}, "ws.aside");
+  callBody(S, Slot, FromSlot, V);
+  V.CreateCall(RT.ChildEnd, {Aside});
+  V.CreateBr(Done);
+  B.SetInsertPoint(Done);
 }
 
 /// Take back each spawn of Stack, most recent first, before At: its slot
@@ -286,7 +302,7 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
                                                -(int64_t)WS_SLOT_SIZE, "ws.slot");
     B.CreateStore(Slot, TailAddr);
     Value *Taken = emitTake(B, Slot);
-    B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyStolen(Ctx));
+    B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyBranch(Ctx));
     B.SetInsertPoint(Run);
     runChild(S, Slot, nullptr, B);
     B.CreateBr(Cont);
@@ -322,7 +338,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   B.CreateStore(Slot, TailAddr);
   Value *Taken = emitTake(B, Slot);
   BasicBlock *Dispatch = BasicBlock::Create(Ctx, "ws.run", &F, Stolen);
-  B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyStolen(Ctx));
+  B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyBranch(Ctx));
 
   B.SetInsertPoint(Stolen);
   B.CreateCall(RT.Join, {Slot});
@@ -556,7 +572,8 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   };
   RT.Tail = Get(TailName, FunctionType::get(Ptr, false));
   RT.TailOwned = Get(TailOwnedName, FunctionType::get(Ptr, false));
-  RT.ChildBegin = Get(ChildBeginName, FunctionType::get(Void, {Ptr, Ptr}, false));
+  RT.ViewsAbove = Get(ViewsAboveName, FunctionType::get(Int, {Ptr}, false));
+  RT.ChildBegin = Get(ChildBeginName, FunctionType::get(Ptr, {Ptr}, false));
   RT.ChildEnd = Get(ChildEndName, FunctionType::get(Void, {Ptr}, false));
   // A submitted call runs user code on a worker: not nounwind.
   RT.Submit = Get(SubmitName, FunctionType::get(Void, {Ptr, Ptr}, false),
@@ -770,7 +787,8 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   for (StringRef Name : {StringRef(SpawnBeginName), StringRef(SpawnEndName),
                          StringRef(SyncName), StringRef(TailName),
                          StringRef(TailOwnedName), StringRef(SubmitName),
-                         StringRef(ChildBeginName), StringRef(ChildEndName)})
+                         StringRef(ViewsAboveName), StringRef(ChildBeginName),
+                         StringRef(ChildEndName)})
     if (Function *Fn = M.getFunction(Name))
       if (Fn->use_empty())
         Fn->eraseFromParent();

@@ -16,9 +16,8 @@ __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8]
 
 __thread uint64_t ws_tls_spawns __attribute__((tls_model("initial-exec")));
 
-/* What the reducer hooks compare (ws/abi.h, views.c). */
+/* What __ws_views_above compares with (ws/abi.h, views.c). */
 __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
-__thread void *ws_tls_views_aside __attribute__((tls_model("initial-exec")));
 
 /* The count is fixed from here on: the workers start. */
 int ws_num_workers(void) {

@@ -43,8 +43,8 @@ struct ws_views {
   unsigned tabcap;
   ws_reducer *last_r;
   ws_view *last_v;
-  void **asides; /* boundaries that set segments aside, innermost last */
-  unsigned nasides, asidecap;
+  unsigned nasides; /* open boundaries that set segments aside: the
+                       innermost's token is (void *)nasides */
 };
 
 /* Never a tail: the fast path's compare fails while the top is aside. */
@@ -244,11 +244,11 @@ static __attribute__((noinline)) void *strand_moved(ws_view *v, ws_slot *key) {
   return v->top;
 }
 
-void *ws_reducer_view(ws_reducer *r) {
-  ws_views *c = ws_tls_views;
-  ws_view *v = c ? find(c, r) : NULL;
-  if (ws_unlikely(!v)) {
-    c = views_here();
+/* Everything but the last reducer's view, still current. */
+static __attribute__((noinline)) void *view_slow(ws_reducer *r) {
+  ws_views *c = views_here();
+  ws_view *v = find(c, r);
+  if (!v) {
     v = new_view(c, r, current_tail(), new_identity(r->monoid), 0);
     c->last_r = r;
     c->last_v = v;
@@ -256,9 +256,19 @@ void *ws_reducer_view(ws_reducer *r) {
   if (!v->ordered)
     return v->top;
   ws_slot *key = current_tail();
-  if (ws_likely(key == v->top_key))
+  if (key == v->top_key)
     return v->top;
   return strand_moved(v, key);
+}
+
+void *ws_reducer_view(ws_reducer *r) {
+  ws_views *c = ws_tls_views;
+  if (ws_likely(c && c->last_r == r)) {
+    ws_view *v = c->last_v;
+    if (!v->ordered || ws_likely(current_tail() == v->top_key))
+      return v->top;
+  }
+  return view_slow(r);
 }
 
 /* Every segment of the registering strand's view into the variable. */
@@ -320,23 +330,24 @@ static int split_view(ws_view *v, void *boundary, ws_slot *slot) {
   return 1;
 }
 
-void ws_views_split(void *boundary, ws_slot *slot) {
+/* Boundaries nest (a child's own children begin and end inside it), so
+ * the depth names the open one: its token. */
+void *__ws_child_begin(ws_slot *slot) {
   ws_views *c = ws_tls_views;
   if (!c) {
     ws_tls_views_max = NULL;
-    return;
+    return NULL;
   }
+  void *boundary = (void *)(uintptr_t)(c->nasides + 1);
   int any = 0;
   for (unsigned i = 0; i < c->n; i++)
     if (c->list[i]->ordered)
       any |= split_view(c->list[i], boundary, slot);
-  if (any) {
-    if (c->nasides == c->asidecap)
-      c->asides = grow(c->asides, &c->asidecap, sizeof *c->asides);
-    c->asides[c->nasides++] = boundary;
-    ws_tls_views_aside = boundary;
-  }
   recompute_max(c);
+  if (!any)
+    return NULL;
+  c->nasides++;
+  return boundary;
 }
 
 /* The child is done: its segments, then the continuation set aside at
@@ -364,10 +375,13 @@ static void merge_view(ws_view *v, void *boundary) {
   set_top(v);
 }
 
-void ws_views_merge(void *boundary) {
+void __ws_child_end(void *boundary) {
   ws_views *c = ws_tls_views;
+  if (!boundary)
+    return;
+  if ((uintptr_t)boundary != c->nasides)
+    ws_fatal("internal error: reducer boundaries end out of order");
   c->nasides--;
-  ws_tls_views_aside = c->nasides ? c->asides[c->nasides - 1] : NULL;
   for (unsigned i = 0; i < c->n; i++)
     if (c->list[i]->ordered)
       merge_view(c->list[i], boundary);
@@ -379,16 +393,13 @@ void ws_views_merge(void *boundary) {
 void ws_views_enter(ws_views_saved *s) {
   s->views = ws_tls_views;
   s->max = ws_tls_views_max;
-  s->aside = ws_tls_views_aside;
   ws_tls_views = NULL;
   ws_tls_views_max = NULL;
-  ws_tls_views_aside = NULL;
 }
 
 static void free_context(ws_views *c) {
   free(c->list);
   free(c->tab);
-  free(c->asides);
   free(c);
 }
 
@@ -396,7 +407,6 @@ ws_views *ws_views_leave(ws_views_saved *s) {
   ws_views *c = ws_tls_views;
   ws_tls_views = s->views;
   ws_tls_views_max = s->max;
-  ws_tls_views_aside = s->aside;
   if (c && !c->n) {
     free_context(c);
     c = NULL;
@@ -433,17 +443,15 @@ static void absorb(ws_views *c, ws_view *d, ws_slot *slot) {
 }
 
 void ws_views_join(ws_slot *slot, ws_views *left) {
-  char boundary;
-  if (above(ws_tls_views_max, slot))
-    ws_views_split(&boundary, slot);
+  void *boundary = above(ws_tls_views_max, slot) ? __ws_child_begin(slot) : NULL;
   if (left) {
     ws_views *c = views_here();
     for (unsigned i = 0; i < left->n; i++)
       absorb(c, left->list[i], slot);
     free_context(left);
   }
-  if (ws_tls_views_aside == &boundary)
-    ws_views_merge(&boundary);
+  if (boundary)
+    __ws_child_end(boundary);
   else if (ws_tls_views)
     recompute_max(ws_tls_views);
 }

@@ -23,12 +23,11 @@ typedef struct ws_views ws_views;
 /* The calling thread's current context (NULL: none yet). */
 extern __thread ws_views *ws_tls_views __attribute__((tls_model("initial-exec")));
 
-/* The thread's context and the two words the begin/end hooks compare,
- * saved around a stolen task or a submitted call. */
+/* The thread's context and the word __ws_views_above compares with, saved
+ * around a stolen task or a submitted call. */
 typedef struct ws_views_saved {
   ws_views *views;
   ws_slot *max;
-  void *aside;
 } ws_views_saved;
 
 /* A fresh context, for a stolen task or a submitted call. */
@@ -41,8 +40,5 @@ ws_views *ws_views_leave(ws_views_saved *s);
  * (the segments above the slot).  Frees `left`. */
 void ws_views_join(ws_slot *slot, ws_views *left);
 
-/* The slow paths of __ws_child_begin and __ws_child_end (ws/abi.h). */
-void ws_views_split(void *boundary, ws_slot *slot);
-void ws_views_merge(void *boundary);
 
 #endif

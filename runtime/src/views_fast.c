@@ -1,14 +1,9 @@
-/* views_fast.c — the reducer hooks compiled code makes around a sync's
- * direct call of a task body (ws/abi.h); compiled into the fast-path
- * bitcode too, so they inline: a compare and a branch each. */
+/* views_fast.c — __ws_views_above, the test compiled code makes before a
+ * sync's direct call of a task body in functions that may reach a reducer
+ * (ws/abi.h); compiled into the fast-path bitcode too, so it inlines into a
+ * load, a compare and a branch. */
 #include "views.h"
 
-void __ws_child_begin(void *boundary, ws_slot *slot) {
-  if (ws_unlikely((uintptr_t)slot < (uintptr_t)ws_tls_views_max))
-    ws_views_split(boundary, slot);
-}
-
-void __ws_child_end(void *boundary) {
-  if (ws_unlikely(ws_tls_views_aside == boundary))
-    ws_views_merge(boundary);
+int __ws_views_above(ws_slot *slot) {
+  return ws_unlikely((uintptr_t)slot < (uintptr_t)ws_tls_views_max);
 }

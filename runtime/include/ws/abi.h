@@ -83,21 +83,25 @@ ws_slot *__ws_tail_owned(void);
 void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure);
 
 /* Reducer views across a sync that runs a task body directly, emitted by
- * the pass around that call in functions that may reach a reducer:
- *   __ws_child_begin(b, slot)  the child in `slot` runs now, after the
- *                              continuation that follows it in serial order
- *   __ws_child_end(b)          it is done
- * b is a byte of the caller's frame that names this boundary.  Both are a
- * compare and a branch unless an ordered (non-commutative) view has a
- * segment above `slot`: then the runtime sets the continuation's segments
- * aside and puts them back after the child's (docs/design.md). */
-void __ws_child_begin(void *b, ws_slot *slot);
-void __ws_child_end(void *b);
-/* What the two compare: the highest key of an ordered view's segment
- * (above it, a child's begin must split), and the innermost boundary that
- * set segments aside. */
+ * the pass in functions that may reach a reducer:
+ *
+ *     if (__ws_views_above(slot)) {          // an inlined compare
+ *       void *aside = __ws_child_begin(slot);
+ *       body(slot, ...);                     // the child, after its continuation
+ *       __ws_child_end(aside);
+ *     } else body(slot, ...);                // as in any other function
+ *
+ * __ws_views_above says whether an ordered (non-commutative) view has a
+ * segment above `slot`: updates of the continuation that follows the child
+ * in serial order.  __ws_child_begin sets them aside (NULL: there were
+ * none after all) and __ws_child_end puts them back after the child's
+ * (docs/design.md, "Reducers in serial order"). */
+int __ws_views_above(ws_slot *slot);
+void *__ws_child_begin(ws_slot *slot);
+void __ws_child_end(void *aside);
+/* What __ws_views_above compares with: the highest key of an ordered
+ * view's current segment, in the calling thread's context. */
 extern __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
-extern __thread void *ws_tls_views_aside __attribute__((tls_model("initial-exec")));
 
 /* Per-variant fast paths; also compiled to bitcode (ws-abi.bc) that the pass
  * links into each module and inlines.
