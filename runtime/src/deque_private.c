@@ -11,11 +11,11 @@
  * The tasks not handed over are [o_head, T); a handed-over task stays in
  * its slot, run there by the thief, until the owner joins it.
  *
- * A thief does not wait for ever: a worker that is not in the runtime (the
- * main thread blocked in pthread_join while other threads' calls run on
- * the workers) answers nobody.  After a while the thief takes its request
- * back, unless the owner has claimed it (WS_REQUEST_ANSWERING), and then
- * the answer is on its way.
+ * A worker that is not in the runtime answers nobody: the main thread
+ * blocked in pthread_join while the calls of other threads wait for a
+ * worker (submit.c).  A thief that waits while such calls are queued takes
+ * its request back and goes to run them, unless the owner has claimed the
+ * request (WS_REQUEST_ANSWERING): then the answer is on its way.
  */
 #include <sched.h>
 
@@ -52,9 +52,6 @@ int __ws_take_private(ws_slot *t) { return private_take(&ws_my_dq, 1, t); }
 
 void ws_private_answer_self(ws_slot *head) { ws_private_answer(&ws_my_dq, head); }
 
-/* Spins a thief waits for an answer before it takes its request back. */
-#define WS_PRIVATE_PATIENCE (1u << 10)
-
 /* Answer the pending request: the oldest task below head, or no work.
  * Claimed first, so that the thief cannot take it back meanwhile. */
 __attribute__((noinline)) void ws_private_answer(ws_dq *q, ws_slot *head) {
@@ -88,7 +85,8 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
   while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) ==
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
-    if (++spins == WS_PRIVATE_PATIENCE) {
+    if (++spins % 64 == 0 &&
+        atomic_load_explicit(&ws_rt.submitted, ws_relaxed)) {
       int mine = thief->id;
       if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
                                                   WS_NO_REQUEST, ws_acq_rel,
