@@ -34,6 +34,8 @@ bindir = os.path.join(config.ws_build_dir, "bin")
 libdir = os.path.join(config.ws_build_dir, "lib")
 tools = os.path.join(config.test_source_root, "tools")
 config.substitutions += [
+    # "the, cl, ... or runtime": FileCheck -DVARIANTS='%{variants}'
+    ("%{variants}", config.ws_variants),
     ("%opt", os.path.join(config.llvm_tools_dir, "opt")),
     ("%plugin", config.ws_plugin),
     ("%abi-bc", os.path.join(libdir, "ws-abi.bc")),

@@ -40,20 +40,22 @@ static void tagHelperStores(Function &Fn) {
                       Empty);
 }
 
-/// The runtime's per-thread state, addressed by the fast paths, is defined
-/// in libws.  In an executable (not PIC, or PIE) it is in the executable's
-/// own TLS block: local-exec makes every access one %fs-relative
-/// instruction.  A shared object keeps initial-exec.
-static void setTlsModel(Module &M) {
+void setRuntimeTlsModel(Module &M, GlobalVariable &GV) {
   bool Executable = M.getPICLevel() == PICLevel::NotPIC ||
                     M.getPIELevel() != PIELevel::Default;
+  GV.setThreadLocalMode(Executable ? GlobalValue::LocalExecTLSModel
+                                   : GlobalValue::InitialExecTLSModel);
+  GV.setDSOLocal(Executable);
+}
+
+/// The runtime's per-thread state, addressed by the fast paths, is defined
+/// in libws; the lowered module declares it with the TLS model of its
+/// output.
+static void setTlsModel(Module &M) {
   for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName})
     if (auto *GV = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
-      if (GV->isThreadLocal() && GV->isDeclaration()) {
-        GV->setThreadLocalMode(Executable ? GlobalValue::LocalExecTLSModel
-                                          : GlobalValue::InitialExecTLSModel);
-        GV->setDSOLocal(Executable);
-      }
+      if (GV->isThreadLocal() && GV->isDeclaration())
+        setRuntimeTlsModel(M, *GV);
 }
 
 /// The names of the runtime's per-thread state are reserved: a module that
@@ -95,6 +97,12 @@ void linkAbiFastPaths(Module &M, const WsOptions &Opts) {
   for (Function &Fn : *Src)
     for (StringRef A : {"target-cpu", "target-features", "tune-cpu"})
       Fn.removeFnAttr(A);
+
+  // Nor do its module flags decide anything: ws-abi.bc is built -fPIC, and
+  // its "PIC Level" would otherwise make a -fno-pic or PIE module a shared
+  // object's code (and the runtime's TLS initial-exec).
+  if (NamedMDNode *Flags = Src->getModuleFlagsMetadata())
+    Flags->eraseFromParent();
 
   StringSet<> Linked;
   bool Failed = Linker::linkModules(

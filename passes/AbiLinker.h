@@ -12,6 +12,7 @@
 #include "WsOptions.h"
 
 namespace llvm {
+class GlobalVariable;
 class Module;
 }
 
@@ -20,6 +21,12 @@ namespace wsff {
 /// Links the fast paths M references; warns (and leaves the calls out of
 /// line, still correct) when the bitcode cannot be used.
 void linkAbiFastPaths(llvm::Module &M, const WsOptions &Opts);
+
+/// Gives a declaration of the runtime's per-thread state the TLS model it
+/// has in M's output: local-exec (and dso_local) in an executable, where
+/// every access is one %fs-relative instruction; initial-exec in a shared
+/// object.
+void setRuntimeTlsModel(llvm::Module &M, llvm::GlobalVariable &GV);
 
 } // namespace wsff
 

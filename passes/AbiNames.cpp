@@ -23,6 +23,13 @@ std::optional<VariantInfo> findVariant(StringRef Name) {
   return std::nullopt;
 }
 
+std::optional<VariantInfo> findVariant(unsigned Id) {
+  for (const VariantInfo &V : Variants)
+    if (V.Id == Id)
+      return V;
+  return std::nullopt;
+}
+
 std::string variantList(StringRef Sep) {
   std::string Out;
   for (const VariantInfo &V : Variants) {

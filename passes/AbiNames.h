@@ -46,6 +46,8 @@ struct VariantInfo {
 /// The row of `Name`, or none ("runtime", the generic entry points, has
 /// none).
 std::optional<VariantInfo> findVariant(llvm::StringRef Name);
+/// The row whose id (enum ws_variant_id, the record's) is `Id`, or none.
+std::optional<VariantInfo> findVariant(unsigned Id);
 /// "the, cl, ffthe, ffcl, thep, split, private" (for messages).
 std::string variantList(llvm::StringRef Sep = ", ");
 

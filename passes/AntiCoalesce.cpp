@@ -2,6 +2,8 @@
 
 #include "AntiCoalesce.h"
 
+#include "AbiLinker.h"
+
 #include "DeltaRecord.h"
 
 #include "AbiNames.h"
@@ -38,6 +40,7 @@ static GlobalVariable *scratchLines(Module &M) {
   auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage,
                                 nullptr, ScratchName, nullptr,
                                 GlobalValue::InitialExecTLSModel);
+  setRuntimeTlsModel(M, *GV);
   GV->setAlignment(Align(64));
   return GV;
 }
@@ -48,6 +51,14 @@ PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   // S as ws-lower settled it for this module, in its record.
   std::optional<ModuleFacts> Facts = readRecord(M);
+  // A fenced variant's take ends in a locked instruction that drains the
+  // store buffer: nothing after it can coalesce with T := t, and no thief
+  // reasons about delta.  "runtime" (no row) may pick a fence-free deque
+  // at start-up, so it is padded.
+  std::optional<VariantInfo> Row =
+      Facts ? findVariant(Facts->Variant) : findVariant(StringRef(Opts.Variant));
+  if (Row && !Row->FenceFree)
+    return PreservedAnalyses::all();
   unsigned S = Facts ? Facts->S : compileTimeStoreBuffer(M, Opts.StoreBuffer);
   unsigned Need = ws_stores_for_delta(S, Opts.TargetDelta);
   MDNode *Counted = MDNode::get(M.getContext(), {});

@@ -238,7 +238,15 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    redirectToClone(*CB, Clone, loadTail(B));
+    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
+    // The spawns still to be emitted name their live-ins and result
+    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
+    for (SpawnSite &S : Sites) {
+      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
+                   static_cast<Value *>(New));
+      if (S.ResultPtr == CB)
+        S.ResultPtr = New;
+    }
   }
 }
 
@@ -265,9 +273,12 @@ void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot
     return;
   }
   LLVMContext &Ctx = F.getContext();
-  BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F);
-  BasicBlock *Views = BasicBlock::Create(Ctx, "ws.run.views", &F);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "ws.ran", &F);
+  // Right after the run block, so that the function reads in the order it
+  // runs (the stolen path after the run).
+  BasicBlock *Next = B.GetInsertBlock()->getNextNode();
+  BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F, Next);
+  BasicBlock *Views = BasicBlock::Create(Ctx, "ws.run.views", &F, Next);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "ws.ran", &F, Next);
   Value *Above = B.CreateCall(RT.ViewsAbove, {Slot}, "ws.views.above");
   B.CreateCondBr(B.CreateIsNotNull(Above), Views, Plain, unlikelyBranch(Ctx));
   DebugLoc DL = B.getCurrentDebugLocation();
@@ -583,8 +594,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   // Joining runs other tasks: it is not nounwind.
   RT.Join = Get(JoinName, FunctionType::get(Void, {Ptr}, false),
                 /*NoUnwind=*/false);
+  // "runtime" (no row) may run split or private deques: it publishes.
   std::optional<VariantInfo> V = findVariant(Opts.Variant);
-  if (V && !V->PublishesTail)
+  if (!V || !V->PublishesTail)
     RT.Publish = dyn_cast<Function>(
         Get(PublishTailName, FunctionType::get(Void, {Ptr}, false)).getCallee());
   if (Opts.CountSpawns) {
@@ -634,6 +646,11 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
       GlobalValue::InternalLinkage, F.getAddressSpace(),
       Clone.getName() + ".submitted", F.getParent());
   Thunk->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  // Compiled for F's target, so that the clone may inline into it and the
+  // store-buffer table sees the CPU F was compiled for.
+  for (StringRef A : {"target-cpu", "target-features", "tune-cpu", "frame-pointer"})
+    if (F.hasFnAttribute(A))
+      Thunk->addFnAttr(F.getFnAttribute(A));
   {
     IRBuilder<> TB(BasicBlock::Create(Ctx, "entry", Thunk));
     Value *Closure = Thunk->getArg(0);
@@ -647,9 +664,13 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
     TB.CreateRetVoid();
   }
 
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> AB(&Entry, Entry.begin());
-  AllocaInst *Closure = AB.CreateAlloca(ClosureTy, nullptr, "ws.closure");
+  // A call with neither arguments nor a result has nothing to hand over.
+  Value *Closure = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  if (!Fields.empty()) {
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> AB(&Entry, Entry.begin());
+    Closure = AB.CreateAlloca(ClosureTy, nullptr, "ws.closure");
+  }
   for (unsigned I = 0; I < F.arg_size(); ++I)
     B.CreateStore(F.getArg(I), B.CreateStructGEP(ClosureTy, Closure, I));
   B.CreateCall(RT.Submit, {Thunk, Closure});
@@ -714,12 +735,20 @@ Function *makeClone(Function &F, const Runtime &RT) {
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(Clone, Args);
   Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
+  // Where the fast paths do not store the tail, the clone leaves the one
+  // it last published, higher than ours: give our caller its own back.
+  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  if (RT.Publish)
+    B.CreateCall(RT.Publish, {Tail});
   if (FT->getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
   emitSubmit(F, *Clone, Call->getAttributes(), RT, Submit);
   F.removeFnAttr(Attribute::Naked);
+  // The entry point reads the tail and runs spawning code: whatever the
+  // user promised about F's memory holds for neither.
+  dropAttributesTheRuntimeBreaks(F);
   return Clone;
 }
 
@@ -767,9 +796,11 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   });
   // A clone for every spawning function first, so that each lowering can
   // send the calls it makes to them.  Variadic functions keep their body
-  // and find their tail at entry.
+  // and find their tail at entry; so do those the link may replace (weak,
+  // linkonce, or semantically interposable): a call bound to this
+  // module's clone would run the definition the linker did not choose.
   for (Function *F : Spawning)
-    if (!F->isVarArg())
+    if (!F->isVarArg() && !F->isInterposable())
       Clones[F] = makeClone(*F, RT);
   SmallPtrSet<Function *, 16> MarkViews;
   for (Function *F : Spawning)

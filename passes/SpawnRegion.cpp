@@ -252,6 +252,9 @@ void copyFunctionAttributes(const Function &From, Function &To) {
        {Attribute::AlwaysInline, Attribute::NoInline, Attribute::OptimizeNone,
         Attribute::Naked, Attribute::NoReturn, Attribute::Cold})
     AB.removeAttribute(K);
+  // A body or thunk is not a clone: it takes the tail, but ws-leafsplit
+  // and ws-tre must leave it alone.
+  AB.removeAttribute(CloneAttr);
   To.addFnAttrs(AB);
   dropAttributesTheRuntimeBreaks(To);
 }
@@ -555,7 +558,7 @@ void storeStolenResult(const SpawnSite &S, Value *Slot, IRBuilderBase &B) {
                        S.ResultPtr, S.ResultAlign);
 }
 
-void redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
+CallBase *redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
   SmallVector<Value *, 8> Args{Tail};
   append_range(Args, CB.args());
   SmallVector<OperandBundleDef, 1> Bundles;
@@ -582,6 +585,7 @@ void redirectToClone(CallBase &CB, Function *Clone, Value *Tail) {
     cast<CallInst>(New)->setTailCallKind(CI->getTailCallKind());
   CB.replaceAllUsesWith(New);
   CB.eraseFromParent();
+  return New;
 }
 
 } // namespace wsff

@@ -112,9 +112,9 @@ llvm::CallInst *callBody(const SpawnSite &S, llvm::Value *Tail,
 void storeStolenResult(const SpawnSite &S, llvm::Value *Slot,
                        llvm::IRBuilderBase &B);
 
-/// Calls of functions that have clones, made where the tail is Tail, go to
-/// the clones.  Returns the calls made.
-void redirectToClone(llvm::CallBase &CB, llvm::Function *Clone,
+/// A call of a function that has a clone, made where the tail is Tail,
+/// goes to the clone.  Returns the new call, which replaced CB (erased).
+llvm::CallBase *redirectToClone(llvm::CallBase &CB, llvm::Function *Clone,
                      llvm::Value *Tail);
 
 /// Drops the function attributes that calls into the runtime make false:

@@ -19,7 +19,7 @@ COLOURS = {
     "the": "#1f4e9c", "the_mfence": "#8fb3e8",
     "cl": "#1b7a3a", "cl_mfence": "#98d69a",
     "ffthe": "#e07b00", "ffcl": "#f2c14e",
-    "thep": "#d62728", "split": "#7b3fa0", "private": "#8c5a2b",
+    "thep": "#d62728", "ffmb": "#17becf", "split": "#7b3fa0", "private": "#8c5a2b",
     "omp_clang": "#222222", "omp_gcc": "#8a8a8a", "tbb": "#e377c2",
 }
 

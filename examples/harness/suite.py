@@ -1,6 +1,7 @@
 """The benchmarks of the suite, their inputs, and the builds to compare."""
 
 import os
+import re
 
 # (benchmark, program, {size: arguments}).  "small" is the ctest input
 # (the ARGS of examples/<program>/CMakeLists.txt),
@@ -38,14 +39,31 @@ SIZES = ("small", "default", "paper")
 # Builds of our runtime: the paper's fenced baselines (cheapest fence, then
 # mfence as in its setting), its fence-free variants, Lace's split deque
 # and private deques.
-WS_BUILDS = ["the", "the_mfence", "cl", "cl_mfence", "ffthe", "ffcl", "thep",
-             "split", "private"]
+# The variants are the rows of runtime/include/ws/variants.def, in id
+# order; THE and Chase-Lev are followed by their mfence twins
+# (WS_EXAMPLE_MFENCE_VARIANTS in cmake/WsExamples.cmake).
+def _variants():
+    here = os.path.dirname(os.path.abspath(__file__))
+    table = os.path.join(here, "..", "..", "runtime", "include", "ws", "variants.def")
+    rows = []
+    with open(table) as f:
+        for line in f:
+            m = re.match(r"WS_VARIANT\((\w+), *\d+, *(\d+),", line)
+            if m:
+                rows.append((m.group(1), m.group(2) == "1"))
+    return rows
+
+
+VARIANTS = _variants()
+MFENCE_VARIANTS = ["the", "cl"]
+WS_BUILDS = [b for name, _ in VARIANTS
+             for b in ([name, name + "_mfence"] if name in MFENCE_VARIANTS else [name])]
 PEER_BUILDS = ["omp_clang", "omp_gcc", "tbb"]
 SERIAL = "serial"
 OURS = "thep"  # the paper's algorithm, and what -fws-fencefree picks
 
 # (fenced, fence-free) pairs whose T_P ratio is the paper's claim (§8.1).
-FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("cl", "ffcl"),
+FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("the", "ffmb"), ("cl", "ffcl"),
                ("the_mfence", "ffthe"), ("the_mfence", "thep"),
                ("cl_mfence", "ffcl")]
 

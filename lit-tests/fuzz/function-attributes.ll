@@ -8,16 +8,30 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,default<O2>' -S %s | FileCheck %s --check-prefix=O2
 
-; CHECK: define i64 @fib(i64 %n) [[PARENT:#[0-9]+]]
-; CHECK: define internal void @__ws_body.fib.0(i64 %n1, ptr %a) [[BODY:#[0-9]+]]
-; CHECK: define internal void @__ws_thunk.fib.0(ptr %0) [[PARENT]]
-; CHECK-DAG: attributes [[PARENT]] = { nounwind willreturn }
-; CHECK-DAG: attributes [[BODY]] = { alwaysinline nounwind willreturn }
+; Now the body of fib moves to its clone fib.ws, whose attributes the task
+; body and thunk start from: none of the three may keep them, nor the entry
+; point fib, which reads the tail and calls the clone.
+; CHECK:      ; Function Attrs: nounwind willreturn{{$}}
+; CHECK-NEXT: define i64 @fib(
+; CHECK:      ; Function Attrs: nounwind willreturn{{$}}
+; CHECK-NEXT: define internal i64 @fib.ws(ptr %ws.tail, i64 %n)
+; CHECK:      ; Function Attrs: alwaysinline nounwind willreturn{{$}}
+; CHECK-NEXT: define internal i64 @__ws_body.fib.ws.0(ptr %ws.tail, i64 %n1)
+; CHECK:      ; Function Attrs: nounwind willreturn{{$}}
+; CHECK-NEXT: define internal void @__ws_thunk.fib.ws.0(ptr %0, ptr %1)
 
-; Both recursive calls survive: fib(n-1) in the inlined body, fib(n-2).
-; O2-LABEL: define i64 @fib(
-; O2:         call i64 @fib(
-; O2:         call i64 @fib(
+; Both halves survive: the spawned fib(n-1), which ws-tre turned into the
+; loop back to %rec (fib(n) = fib(n-1) + fib(n-2) with an accumulator),
+; and the direct fib(n-2); and the push, take and join around them.
+; O2-LABEL: define internal fastcc i64 @fib.ws.body(
+; O2:       rec:
+; O2:         call void @__ws_push_thep(
+; O2:         call fastcc i64 @fib.ws.body(
+; O2:         call i32 @__ws_take_thep(
+; O2:       ws.run:
+; O2:         br i1 {{.*}}, label %common.ret{{[0-9]*}}, label %rec
+; O2:       ws.join:
+; O2-NEXT:    call void @__ws_join(
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()

@@ -10,8 +10,8 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %t/shared-alloca.ll | FileCheck %s
 ; RUN: not %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -disable-output %t/result-used.ll 2>&1 | FileCheck %s --check-prefix=USED
 
-; Both descriptors capture the parent's %a.
-; CHECK-LABEL: define void @shared(
+; Both tasks capture the parent's %a in their slots.
+; CHECK-LABEL: define internal void @shared.ws(
 ; CHECK:         %a = alloca i64
 ; CHECK:         store ptr %a, ptr
 ; CHECK:         call void @__ws_push_thep(

@@ -11,17 +11,17 @@
 
 ;--- other-type.ll
 @__ws_delta_record = global i32 7
-declare ptr @__ws_take_thep(ptr)
+declare i32 @__ws_take_thep(ptr)
 define void @t(ptr %w) {
-  %t = call ptr @__ws_take_thep(ptr %w)
+  %t = call i32 @__ws_take_thep(ptr %w)
   ret void
 }
 
 ;--- declared.ll
-@__ws_delta_record = external global { i32, i32, i32, i32, i32, i32, ptr }
-declare ptr @__ws_take_thep(ptr)
+@__ws_delta_record = external global { i32, i32, i32, i32, i32, i32, i32, i32, ptr }
+declare i32 @__ws_take_thep(ptr)
 define void @t(ptr %w) {
-  %t = call ptr @__ws_take_thep(ptr %w)
+  %t = call i32 @__ws_take_thep(ptr %w)
   ret void
 }
 

@@ -5,7 +5,7 @@
 ; never pushed, calling its body with arguments not yet computed (invalid
 ; IR), and stopped a pad shared with code after the spawn from being seen
 ; as reached both with and without the task.
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
@@ -70,20 +70,23 @@ lpad:
   resume { ptr, i32 } %lp
 }
 
-; CHECK-LABEL: define void @resume_in_region(
+; CHECK-LABEL: define internal void @shared_pad.ws(
+; The pad of @shared_pad drains whatever is outstanding: down to the tail
+; the function started with.
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:      cleanup
-; CHECK-NEXT:    resume
-; CHECK-LABEL: define void @sync_in_region(
+; CHECK-NEXT:    br label %[[SYNC:ws.sync[0-9]*]]
+; CHECK:       [[SYNC]]:
+; CHECK-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr
+; CHECK-NEXT:    icmp eq ptr [[TOP]], %ws.tail
+; CHECK-LABEL: define internal void @sync_in_region.ws(
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:      cleanup
 ; CHECK-NEXT:    br label %join
-; The pad of @shared_pad drains whatever is outstanding.
-; CHECK-LABEL: define void @shared_pad(
-; CHECK:         %ws.last.addr = alloca ptr
+; CHECK-LABEL: define internal void @resume_in_region.ws(
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:      cleanup
-; CHECK-NEXT:    br label %ws.sync
+; CHECK-NEXT:    resume

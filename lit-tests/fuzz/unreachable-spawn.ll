@@ -1,9 +1,12 @@
 ; Found by ws-lower-fuzzer: a spawn in a block no path reaches crashed the
-; lowering (the worker is looked up at the nearest common dominator of the
+; lowering (the worker was looked up at the nearest common dominator of the
 ; spawns, and an unreachable block has none).  Such a block may be dead
 ; from the start, or become dead when the lowering turns the invoke of a
 ; spawned call into a call and its landing pad loses its only predecessor.
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
+; Now the tail comes in as the clone's argument and no dominator is looked
+; for; the functions still lower to valid IR, their live spawns pushed and
+; taken back.
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
@@ -52,13 +55,21 @@ lpad:
 }
 
 ; CHECK-LABEL: define void @dead_only()
-; CHECK:         %ws.worker = call ptr @__ws_self()
-; CHECK-LABEL: define void @live_and_dead()
-; CHECK:         %ws.worker = call ptr @__ws_self()
-; CHECK:         call void @__ws_push_thep(ptr %ws.worker,
-; CHECK:         call ptr @__ws_take_thep(ptr %ws.worker)
-; CHECK-LABEL: define void @spawn_in_pad()
-; CHECK:         %ws.worker = call ptr @__ws_self()
-; CHECK:         call void @__ws_push_thep(ptr %ws.worker,
-; CHECK:         call ptr @__ws_take_thep(ptr %ws.worker)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %ws.tail = call ptr @__ws_tail()
+; CHECK:       ws.run:
+; CHECK-NEXT:    call void @dead_only.ws(ptr %ws.tail)
+; CHECK-LABEL: define internal void @spawn_in_pad.ws(ptr %ws.tail)
+; CHECK:         call void @__ws_push_thep(ptr
+; CHECK:         %ws.slot = getelementptr inbounds i8, ptr {{%.*}}, i64 -64
+; CHECK:         call i32 @__ws_take_thep(ptr %ws.slot)
+; CHECK:       lpad:
+; CHECK-LABEL: define internal void @live_and_dead.ws(ptr %ws.tail)
+; CHECK:         call void @__ws_push_thep(ptr
+; CHECK:         call i32 @__ws_take_thep(ptr %ws.slot)
+; CHECK:       dead:
+; CHECK-LABEL: define internal void @dead_only.ws(ptr %ws.tail)
+; CHECK-NOT:   __ws_take
+; CHECK:       dead:
+; CHECK:         call void @__ws_push_thep(ptr
 ; CHECK-NOT:   __ws_spawn_begin

@@ -1,7 +1,14 @@
 ; With the runtime's bitcode the fast paths the module calls are linked in,
-; internal and always-inline; what they call in libws stays external.  Only
-; the chosen variant's fast paths come in.
+; internal and always-inline, with the helpers they call; what they call in
+; libws stays external.  Only the chosen variant's fast paths come in.  They
+; address the owner's deque through the thread-local ws_my_dq.  The stores
+; of the helpers named in ws/abi.def are tagged for the store count: the T
+; store (ws_store_tail) as the tail store, THEP's echo as a counted one.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -S %s | FileCheck %s --check-prefix=ONLY
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>,always-inline' -S %s | FileCheck %s --check-prefix=INLINED
+; Everything the fast paths call is in ws/abi.def: no warning.
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -disable-output %s 2>&1 | count 0
 ; Without a readable bitcode file: a warning, and out-of-line calls.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%t.missing.bc>' -S %s 2>&1 | FileCheck %s --check-prefix=MISSING
 
@@ -21,17 +28,32 @@ define void @t() {
   ret void
 }
 
-; CHECK: @ws_tls_self = external thread_local(initialexec) {{.*}}global ptr
-; CHECK-DAG: define internal ptr @__ws_self() {{.*}}#[[INL:[0-9]+]]
-; CHECK-DAG: define internal void @__ws_push_thep(ptr {{.*}}) {{.*}}#[[INL]]
-; CHECK-DAG: define internal ptr @__ws_take_thep(ptr {{.*}}) {{.*}}#[[INL]]
+; CHECK: @ws_my_dq = external {{.*}}thread_local({{.*}}) global %struct.ws_dq
+; CHECK-DAG: define internal ptr @__ws_tail()
+; CHECK-DAG: define internal void @__ws_push_thep(ptr
+; CHECK-DAG: define internal i32 @__ws_take_thep(ptr
 ; The worker's T store in take() carries the take marker.
 ; CHECK-DAG: call void asm sideeffect "# ws.take"
-; CHECK-DAG: declare {{.*}}ptr @ws_thep_take_conflict(ptr
-; CHECK-NOT: define {{.*}}@__ws_take_the(
-; CHECK-NOT: define {{.*}}@__ws_take_cl(
-; CHECK: attributes #[[INL]] = { alwaysinline
-; CHECK-NOT: "target-cpu"
+; CHECK-DAG: store atomic i64 {{.*}}, !ws.tstore
+; CHECK-DAG: store atomic i64 {{.*}}, !ws.store
+; CHECK-DAG: declare {{.*}}i32 @ws_thep_take_conflict_self(ptr
+
+; Always-inline: once inlined, the clone has the fast paths in place, the
+; take marker among them.
+; INLINED-LABEL: define internal void @t.ws(
+; INLINED-NOT:     call {{.*}}@__ws_{{push|take|tail}}
+; INLINED:         call void asm sideeffect "# ws.take"
+; INLINED-NOT:     call {{.*}}@__ws_{{push|take|tail}}
+; INLINED:         ret void
+
+; Nothing of the other variants, and the fast paths take the user's -march.
+; ONLY-NOT: @__ws_take_the(
+; ONLY-NOT: @__ws_take_cl(
+; ONLY-NOT: @__ws_push_split(
+; ONLY-NOT: "target-cpu"
 
 ; MISSING: warning: wsff: cannot read the runtime fast paths from {{.*}}missing.bc
-; MISSING: declare void @__ws_push_thep(ptr, ptr)
+; MISSING: declare ptr @__ws_tail()
+; MISSING: declare void @__ws_push_thep(ptr)
+; MISSING: declare i32 @__ws_take_thep(ptr)
+; MISSING: declare void @__ws_join(ptr)

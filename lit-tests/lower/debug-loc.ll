@@ -1,6 +1,8 @@
 ; With debug info the new calls carry the location of the spawn or sync
 ; they come from (the verifier insists for inlinable calls), and the task
-; body has no stale locations of the parent's scope.
+; body has no stale locations of the parent's scope.  The function's
+; subprogram moves with its body to the clone; the entry point, a call
+; and a return, has none.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -33,14 +35,19 @@ entry:
 !9 = !DILocation(line: 6, column: 3, scope: !5)
 !10 = !DILocation(line: 7, column: 3, scope: !5)
 
-; CHECK-LABEL: define i64 @t(
-; CHECK:         call ptr @__ws_self(), !dbg [[SPAWN:![0-9]+]]
-; CHECK:         call void @__ws_push_thep({{.*}}), !dbg [[SPAWN]]
-; CHECK:         call ptr @__ws_take_thep({{.*}}), !dbg [[SYNC:![0-9]+]], !ws.take
-; CHECK:         call void @__ws_body.t.0({{.*}}), !dbg [[SYNC]]
-; CHECK:         call void @__ws_join_stolen({{.*}}), !dbg [[SYNC]]
-; CHECK-LABEL: define internal void @__ws_body.t.0(
+; CHECK-LABEL: define i64 @t(i64 %0) {
 ; CHECK-NOT:     !dbg
-; CHECK:       ret void
-; CHECK: [[SPAWN]] = !DILocation(line: 5, column: 3
-; CHECK: [[SYNC]] = !DILocation(line: 6, column: 3
+; CHECK:         ret i64
+; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
+; CHECK-SAME:    !dbg [[SP:![0-9]+]]
+; CHECK:         store ptr %ws.tail, ptr %ws.tail.addr, align 8, !dbg [[SPAWN:![0-9]+]]
+; CHECK:         call void @__ws_push_thep({{.*}}), !dbg [[SPAWN]]
+; CHECK:         call i32 @__ws_take_thep({{.*}}), !dbg [[SYNC:![0-9]+]], !ws.take
+; CHECK:         call i64 @__ws_body.t.ws.0({{.*}}), !dbg [[SYNC]]
+; CHECK:         call void @__ws_join({{.*}}), !dbg [[SYNC]]
+; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(
+; CHECK-NOT:     !dbg
+; CHECK:         ret i64
+; CHECK: [[SP]] = distinct !DISubprogram(name: "t"
+; CHECK: [[SPAWN]] = !DILocation(line: 5, column: 3, scope: [[SP]])
+; CHECK: [[SYNC]] = !DILocation(line: 6, column: 3, scope: [[SP]])

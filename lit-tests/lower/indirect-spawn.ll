@@ -1,5 +1,7 @@
 ; Spawning through a function pointer: the pointer is one more value the
-; task captures, and the unstolen path makes the same indirect call.
+; task captures in its slot, and the unstolen path makes the same indirect
+; call (to whatever function it is, through its entry point: the callee's
+; clone is not known here).
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -18,7 +20,18 @@ entry:
   ret i64 %y
 }
 
-; CHECK: %ws.desc.apply.0 = type { ptr, i64, i64, ptr, ptr }
-; CHECK-LABEL: define internal void @__ws_body.apply.0(i64 %x, ptr %fn, ptr %r)
+; CHECK: %ws.task.apply.ws.0 = type { i64, ptr }
+; CHECK-LABEL: define internal i64 @apply.ws(ptr %ws.tail, ptr %fn, i64 %x)
+; CHECK:         store i64 %x, ptr
+; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.apply.ws.0, ptr {{%.*}}, i32 0, i32 1
+; CHECK-NEXT:    store ptr %fn, ptr [[FIELD]]
+; CHECK:       ws.run.plain:
+; CHECK-NEXT:    [[V:%.*]] = call i64 @__ws_body.apply.ws.0(ptr %ws.slot, i64 %x, ptr %fn)
+; CHECK-NEXT:    store i64 [[V]], ptr %r
+; CHECK-LABEL: define internal i64 @__ws_body.apply.ws.0(ptr %ws.tail, i64 %x, ptr %fn)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %v = call i64 %fn(i64 %x)
+; CHECK-NEXT:    %v = call i64 %fn(i64 %x), !ws.sync.call
+; CHECK-NEXT:    ret i64 %v
+; CHECK-LABEL: define internal void @__ws_thunk.apply.ws.0(ptr %0, ptr %1)
+; CHECK:         [[F:%.*]] = load ptr, ptr
+; CHECK-NEXT:    call i64 @__ws_body.apply.ws.0(ptr %1, i64 {{%.*}}, ptr [[F]])

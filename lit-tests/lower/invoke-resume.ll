@@ -1,7 +1,8 @@
 ; C++: calls in a spawn may be invokes.  The spawned call cannot unwind into
 ; the parent's handler (it may run on another worker), so it becomes a call;
-; the parent syncs before it resumes unwinding, because its frame (and the
-; descriptors in it) is about to go.
+; the parent syncs before it resumes unwinding (takes back the slot and
+; stores the value result), because the task's slot is below the tail the
+; caller will use again and its result is the parent's.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 
 declare void @__ws_spawn_begin(ptr, ...)
@@ -29,13 +30,23 @@ lpad:
   resume { ptr, i32 } %lp
 }
 
-; CHECK-LABEL: define i64 @t(
+; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
 ; CHECK:         call void @__ws_push_thep(
-; CHECK:         invoke void @may_throw()
+; CHECK-NEXT:    invoke void @may_throw()
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
-; CHECK:         call ptr @__ws_take_thep(
-; CHECK:         resume { ptr, i32 } %lp
-; CHECK-LABEL: define internal void @__ws_body.t.0(i64 %x, ptr %a)
+; CHECK-NEXT:      cleanup
+; CHECK-NEXT:    [[T:%.*]] = load ptr, ptr %ws.tail.addr
+; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[T]], i64 -64
+; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
+; CHECK-NEXT:    call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK:         [[R:%.*]] = call i64 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
+; CHECK-NEXT:    store i64 [[R]], ptr %a
+; CHECK:         call void @__ws_join(ptr %ws.slot)
+; CHECK:         store i64 %ws.stolen.result, ptr %a
+; CHECK:       ws.synced:
+; CHECK-NEXT:    resume { ptr, i32 } %lp
+; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(ptr %ws.tail, i64 %x)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %r = call i64 @f(i64 %x)
+; CHECK-NEXT:    %r = call i64 @f(i64 %x), !ws.sync.call
+; CHECK-NEXT:    ret i64 %r

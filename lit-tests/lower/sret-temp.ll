@@ -1,5 +1,9 @@
 ; A result returned through sret lands in a temporary that only the task
 ; uses: the temporary moves into the task body, its lifetime markers go.
+; The result handling (the copy out of the temporary) is more than one
+; store of the call's value, so the body does it through the result
+; address it captured, on whichever worker runs it; nothing is stored at
+; the sync and nothing comes back in the slot.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 
 %struct.S24 = type { i64, i64, i64 }
@@ -25,14 +29,26 @@ entry:
   ret void
 }
 
-; CHECK-LABEL: define void @t(
+; CHECK: %ws.task.t.ws.0 = type { i64, ptr }
+; CHECK-LABEL: define internal void @t.ws(ptr %ws.tail, ptr %res, i64 %x)
 ; CHECK-NOT:     %tmp = alloca
 ; CHECK-NOT:     lifetime
+; CHECK:         store ptr %res, ptr
 ; CHECK:         call void @__ws_push_thep(
-; CHECK:         call void @__ws_body.t.0(i64 %x, ptr %res)
-; CHECK-LABEL: define internal void @__ws_body.t.0(i64 %x, ptr %res)
+; CHECK:       ws.run.plain:
+; CHECK-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
+; CHECK-NEXT:    br label %ws.ran
+; CHECK:       ws.ran:
+; CHECK-NEXT:    br label %ws.synced
+; CHECK:       ws.join:
+; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
+; CHECK-NEXT:    br label %ws.synced
+; CHECK-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %res)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %tmp = alloca %struct.S24, align 8
-; CHECK-NEXT:    call void @mk(ptr sret(%struct.S24) align 8 %tmp, i64 %x)
+; CHECK-NEXT:    call void @mk(ptr sret(%struct.S24) align 8 %tmp, i64 %x), !ws.sync.call
 ; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 8 %res, ptr align 8 %tmp, i64 24, i1 false)
+; CHECK-NEXT:    ret void
+; CHECK-LABEL: define internal void @__ws_thunk.t.ws.0(ptr %0, ptr %1)
+; CHECK:         call void @__ws_body.t.ws.0(ptr %1,
 ; CHECK-NEXT:    ret void

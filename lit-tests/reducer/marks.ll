@@ -89,8 +89,6 @@ define void @indirect(ptr %f, i64 %n) {
 ; CHECK-LABEL: define internal void @tree.ws(
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    %ws.views.above = call i32 @__ws_views_above(ptr %ws.slot)
-; CHECK:       ws.join:
-; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
 ; CHECK:       ws.run.plain:
 ; CHECK-NEXT:    call void @__ws_body.tree.ws.0(ptr %ws.slot, ptr %r, i64 %n1)
 ; CHECK-NEXT:    br label %ws.ran
@@ -99,6 +97,8 @@ define void @indirect(ptr %f, i64 %n) {
 ; CHECK-NEXT:    call void @__ws_body.tree.ws.0(ptr %ws.slot, ptr %r, i64 %n1)
 ; CHECK-NEXT:    call void @__ws_child_end(ptr %ws.aside)
 ; CHECK-NEXT:    br label %ws.ran
+; CHECK:       ws.join:
+; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
 
 ; CHECK-LABEL: define internal i64 @fib.ws(
 ; CHECK-NOT:     __ws_views_above

@@ -68,8 +68,14 @@ static int decimal_in(const char *s, unsigned long long lo,
 
 static int valid(int var, const char *v) {
   unsigned long long x;
-  static const char *const variants[] = {"the",  "cl",    "ffthe",  "ffcl",
-                                         "thep", "split", "private"};
+  /* docs/runtime.md: WS_DEQUE is a row of ws/variants.def. */
+  static const char *const variants[] = {
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
+                   summary)                                                    \
+  #name,
+#include "ws/variants.def"
+#undef WS_VARIANT
+  };
   switch (var) {
   case WORKERS:
     return decimal_in(v, 1, WS_MAX_WORKERS, &x);

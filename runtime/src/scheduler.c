@@ -64,9 +64,14 @@ static ws_worker *random_victim(ws_worker *self) {
  * return and reuse the slot: do not touch it again. */
 void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
+  ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
   ws_views_saved saved;
   ws_views_enter(&saved);
-  t->run(t, atomic_load_explicit(&ws_my_dq.T, ws_relaxed));
+  t->run(t, tail);
+  /* Split and private deques' fast paths do not store the tail: the task
+   * left the one it last published (before a call), above ours.  Every
+   * task it spawned is joined, so ours is the tail again. */
+  atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   ws_views *left = ws_views_leave(&saved);
   __atomic_store_n(&t->state, (uintptr_t)left | WS_TASK_DONE, __ATOMIC_RELEASE);
 }

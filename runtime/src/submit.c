@@ -64,7 +64,11 @@ int ws_serve_submission(ws_worker *self) {
     return 0;
   ws_views_saved saved;
   ws_views_enter(&saved);
-  s->run(s->closure, atomic_load_explicit(&ws_my_dq.T, ws_relaxed));
+  ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  s->run(s->closure, tail);
+  /* As after a stolen task (scheduler.c): split and private deques' fast
+   * paths leave the tail last published, above ours. */
+  atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   s->left = ws_views_leave(&saved);
   /* The caller returns once it sees done, under the lock: it cannot go
    * (and take s and its condition with it) before we let go of both. */

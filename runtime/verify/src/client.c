@@ -1,29 +1,33 @@
 /*
  * client.c — the scenario and its specification.
  *
- * The worker runs its script: put(k) pushes task k, take() pops the most
- * recent outstanding task (the runtime's ABI: a sync takes back its own
- * spawn), and between two takes the worker makes x stores to other cache
- * lines: the runtime's anti-coalescing store w->takes (inside take()) and
- * x-1 stores of the client.  With x = 0 the model leaves out the
- * anti-coalescing store.  A take() that returns STOLEN joins the task: it
- * waits until the thief has marked it DONE (the runtime's
- * __ws_join_stolen), then Lace pops it (pop_stolen).  Each thief calls
- * steal() `steals` times and runs and marks DONE every task it gets.
+ * The worker runs its script (config.c compiles it): compiled code writes
+ * task k into its slot and calls push(); take(t) takes back the slot of the
+ * most recent outstanding push (the runtime's ABI: a sync takes back its
+ * own spawn); between two takes the worker makes x stores to other cache
+ * lines, those of take() itself (variants.def take_stores) and the rest the
+ * client's.  A take() that finds its task stolen joins it as __ws_join
+ * does: T := t + 1, wait until the thief has marked the slot DONE (and,
+ * where the script says so, run other work meanwhile: leapfrogging), clear
+ * the slot's state, and ops->reset(q, t).  Each thief calls steal()
+ * `steals` times, and runs in its slot and marks DONE every task it gets.
  *
  * Checked along every execution:
- *  - no task is removed twice, and a take() returns exactly its own task;
- *  - no task is lost: at the end every task was removed once (but those the
- *    script leaves in the deque), and a task a take() reports STOLEN is
- *    done by a thief (else the join never ends);
+ *  - no task is removed twice: a take() that keeps its task finds no thief
+ *    had it, and a steal never returns a slot another thief or the worker
+ *    removed, or one that holds no task;
+ *  - no task is lost: at the end every task pushed was removed once (but
+ *    those the script leaves in the deque), and a task a take() reports stolen was
+ *    stolen by a thief (else the join never ends);
  *  - steal() returns ABORT only where the relaxed specification of paper
- *    000 §4 allows it (FF-THE, FF-CL, and Lace's failed CAS);
+ *    000 §4 allows it (FF-THE, FF-CL, Lace's failed CAS, a private deque's
+ *    busy request cell);
  *  - steal() returns EMPTY only if at some moment during it no task was
- *    available: visible in memory (its put's T store drained — §3.3 allows
- *    missing a buffered put), not removed, and with no removal announced
- *    (the worker's T := t, a thief's H := h + 1 past it).  Lace's steal
- *    sees only the shared part of the deque, so there EMPTY is always
- *    allowed; the EMPTY of the runtime's unlocked peek is a hint
+ *    available: visible in memory (its push's T store drained — §3.3
+ *    allows missing a buffered push), not removed, and with no removal
+ *    announced (the worker's T := t, a thief's H := h + 1 past it).  Split
+ *    and private thieves see only what the owner shares, so there EMPTY is
+ *    always allowed; the EMPTY of the runtime's unlocked peek is a hint
  *    (RET_EMPTY_HINT), held to this only with --strict-peek;
  *  - no thread waits forever (explore.c: a state where every unfinished
  *    thread is blocked or spins on a false condition and no buffer holds a
@@ -37,6 +41,23 @@
 
 int vf_saw_steal;
 
+#define SCHED "scheduler.c"
+const vf_step_info vf_client_steps[C_NSTEPS] = {
+    [C_PUT_SLOT] = {"(compiled code) write the task into slot t (ws/abi.h)"},
+    [C_STORE] = {"(client) one of the stores between two takes"},
+    [C_JOIN_T] = {"(runtime) __ws_join: T := t + 1, spawn above the slot", SCHED,
+                  "atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);"},
+    [C_JOIN_WAIT] = {"(runtime) __ws_join: wait until the thief marks t DONE", SCHED,
+                     "uintptr_t st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);",
+                     "if (st & WS_TASK_DONE)"},
+    [C_JOIN_CLEAR] = {"(runtime) __ws_join: the slot is ours again", SCHED,
+                      "t->state = 0;"},
+    [C_RUN_SLOT] = {"(runtime) ws_run_stolen: run the task in its slot", SCHED,
+                    "t->run(t, tail);"},
+    [C_RUN_DONE] = {"(runtime) ws_run_stolen: mark it DONE", SCHED,
+                    "__atomic_store_n(&t->state, (uintptr_t)self | WS_TASK_DONE, __ATOMIC_RELEASE);"},
+};
+
 int vf_nthreads(const vf_config *cfg) { return 1 + cfg->thieves; }
 
 static int nops(const vf_config *cfg, int tid) {
@@ -46,8 +67,12 @@ static int nops(const vf_config *cfg, int tid) {
 static vf_op op_of(const vf_config *cfg, const vf_thread *th, int tid) {
   if (tid == 0)
     return cfg->worker[th->op];
-  return (vf_op){OP_STEAL, 0};
+  return (vf_op){OP_STEAL, 0, 0, 0};
 }
+
+int vf_slot(const vf_ctx *c) { return c->cfg->worker[c->th->op].slot; }
+
+int vf_dropped(const vf_ctx *c, unsigned what) { return (c->cfg->drop & what) != 0; }
 
 void vf_initial_state(const vf_config *cfg, vf_state *s) {
   memset(s, 0, sizeof *s);
@@ -69,7 +94,7 @@ int vf_violation(vf_ctx *c, const char *fmt, ...) {
   return STEP_VIOLATION;
 }
 
-/* No task is available to a thief: each was not yet put visibly, or was
+/* No task is available to a thief: each was not yet pushed visibly, or was
  * removed, or a take() or steal() has announced its removal (the flag
  * principle: the worker's T := t, a thief's H := h + 1). */
 static int deque_empty(const vf_config *cfg, const vf_state *s) {
@@ -77,7 +102,7 @@ static int deque_empty(const vf_config *cfg, const vf_state *s) {
   for (int k = 1; k <= cfg->tasks; k++) {
     unsigned bit = 1u << (k - 1);
     if ((s->visible & bit) && !(s->announced & bit) && !s->removed_by[k - 1] &&
-        s->index[k - 1] >= claimed)
+        cfg->slot_of[k - 1] >= claimed)
       return 0;
   }
   return 1;
@@ -90,13 +115,23 @@ void vf_after_step(const vf_config *cfg, vf_state *s) {
       s->th[tid].saw_empty |= (uint8_t)empty;
 }
 
-static int next_op(vf_ctx *c) {
+/* On to operation `op` of the thread's program; the owner's private fields
+ * stay, the locals go. */
+static int goto_op(vf_ctx *c, int op) {
   vf_thread *th = c->th;
-  th->op++;
-  th->phase = th->op == nops(c->cfg, c->tid) ? PH_FINISHED : PH_IDLE;
+  th->op = (uint8_t)op;
+  th->phase = op == nops(c->cfg, c->tid) ? PH_FINISHED : PH_IDLE;
   th->pc = 0;
-  th->t = th->h = th->s = th->task = th->ret = th->new_s = 0;
+  th->t = th->h = th->s = th->H = th->task = th->ret = th->new_s = th->j = 0;
   th->saw_empty = th->caller = 0;
+  return STEP_OK;
+}
+
+static int next_op(vf_ctx *c) { return goto_op(c, c->th->op + 1); }
+
+static int client_goto(vf_ctx *c, int pc) {
+  c->th->phase = PH_CLIENT;
+  c->th->pc = (uint8_t)pc;
   return STEP_OK;
 }
 
@@ -114,26 +149,17 @@ int vf_continue(vf_ctx *c, int pc) {
 
 int vf_put_return(vf_ctx *c) { return next_op(c); }
 
-int vf_take_return(vf_ctx *c, int ret, int task) {
-  int own = op_of(c->cfg, c->th, c->tid).arg;
-  switch (ret) {
-  case RET_TASK:
-    if (task != own)
-      return vf_violation(c, "take() returned task %d, but the most recent "
-                             "outstanding put() is of task %d", task, own);
-    if (c->s->removed_by[own - 1])
-      return vf_violation(c, "task %d removed twice: take() returned it, "
-                             "and a thief had stolen it", own);
-    c->s->removed_by[own - 1] = 1;
-    return next_op(c);
-  case RET_STOLEN:
-    c->th->phase = PH_JOIN;
-    c->th->pc = 0;
-    return STEP_OK;
-  default:
-    return vf_violation(c, "take() returned EMPTY while task %d was "
-                           "outstanding", own);
-  }
+/* take() returned 0 (the worker keeps the task; compiled code runs it from
+ * its slot) or 1 (a thief got it first: __ws_join follows). */
+int vf_take_return(vf_ctx *c, int stolen) {
+  vf_op op = op_of(c->cfg, c->th, c->tid);
+  if (stolen)
+    return next_op(c); /* OP_JOIN */
+  if (c->s->removed_by[op.arg - 1])
+    return vf_violation(c, "task %d removed twice: take() kept it, and a "
+                           "thief had stolen it", op.arg);
+  c->s->removed_by[op.arg - 1] = 1;
+  return goto_op(c, op.skip);
 }
 
 void vf_announce_take(vf_ctx *c) {
@@ -141,7 +167,9 @@ void vf_announce_take(vf_ctx *c) {
   c->s->announced |= (uint8_t)(1u << (own - 1));
 }
 
-int vf_steal_commit(vf_ctx *c, int task) {
+/* A task is removed when the thief that claimed its slot runs it: it reads
+ * the slot (C_RUN_SLOT), which is when the model learns which task that is. */
+static int steal_commit(vf_ctx *c, int task) {
   if (task < 1 || task > c->cfg->tasks)
     return vf_violation(c, "steal() took a slot that holds no task");
   if (c->s->removed_by[task - 1])
@@ -150,17 +178,16 @@ int vf_steal_commit(vf_ctx *c, int task) {
                         c->s->removed_by[task - 1] == 1 ? "the worker"
                                                         : "a thief");
   c->s->removed_by[task - 1] = 2;
-  c->th->task = (int8_t)task;
   vf_saw_steal = 1;
   return STEP_OK;
 }
 
-int vf_steal_return(vf_ctx *c, int ret) {
+int vf_steal_return(vf_ctx *c, int ret, int slot) {
   const vf_variant *v = c->cfg->v;
   switch (ret) {
   case RET_TASK:
-    c->th->phase = PH_RUN;
-    return STEP_OK;
+    c->th->task = (int8_t)slot;
+    return client_goto(c, C_RUN_SLOT);
   case RET_ABORT:
     if (!v->relaxed)
       return vf_violation(c, "steal() returned ABORT, which the %s deque's "
@@ -170,13 +197,31 @@ int vf_steal_return(vf_ctx *c, int ret) {
     if (!v->hides_private && !c->th->saw_empty &&
         (ret == RET_EMPTY || c->cfg->strict_peek))
       return vf_violation(c, "steal() returned EMPTY, but at every moment "
-                             "of it some task was available (its put visible, "
+                             "of it some task was available (its push visible, "
                              "not removed, no take or steal announced for it)");
     return next_op(c);
   }
 }
 
-int vf_pop_stolen_return(vf_ctx *c) { return next_op(c); }
+/* After ops->reset: the join is over.  A join that found the task done at
+ * once skips the work the script would have run meanwhile. */
+int vf_reset_return(vf_ctx *c) {
+  vf_op op = op_of(c->cfg, c->th, c->tid);
+  return op.kind == OP_JOIN && op.skip ? goto_op(c, op.skip) : next_op(c);
+}
+
+/* After ops->idle in the join's loop: on to the work of the block, or
+ * look at the task again. */
+int vf_idle_return(vf_ctx *c) {
+  vf_op op = op_of(c->cfg, c->th, c->tid);
+  c->th->h = c->th->j = c->th->task = 0; /* its locals are gone */
+  c->th->caller = 0;
+  if (op.kind == OP_JOIN && op.skip)
+    return next_op(c);
+  return client_goto(c, C_JOIN_WAIT);
+}
+
+int vf_quiesce_return(vf_ctx *c) { return next_op(c); }
 
 int vf_store_fenced(vf_ctx *c, int addr, int val) {
   if (!vf_drained(c->th))
@@ -185,11 +230,59 @@ int vf_store_fenced(vf_ctx *c, int addr, int val) {
   return 1;
 }
 
-int vf_count_take(vf_ctx *c) {
-  if (!vf_store(c, A_TAKES, c->th->takes + 1))
-    return 0;
-  c->th->takes++;
-  return 1;
+/* The steps of the scenario itself. */
+static int client_step(vf_ctx *c) {
+  const vf_config *cfg = c->cfg;
+  const vf_variant *v = cfg->v;
+  vf_thread *th = c->th;
+  vf_op op = op_of(cfg, th, c->tid);
+  switch (th->pc) {
+  case C_PUT_SLOT:
+    if (!vf_store(c, VF_SLOT(op.slot), op.arg))
+      return STEP_BLOCKED;
+    c->s->pushed |= (uint8_t)(1u << (op.arg - 1));
+    th->phase = PH_DEQUE;
+    return vf_goto(c, v->put_pc);
+  case C_STORE:
+    if (!vf_store(c, A_X0 + op.arg, 1))
+      return STEP_BLOCKED;
+    return next_op(c);
+  case C_JOIN_T:
+    if (!vf_store(c, A_T, op.slot + 1))
+      return STEP_BLOCKED;
+    return client_goto(c, C_JOIN_WAIT);
+  case C_JOIN_WAIT:
+    if (vf_load(c, VF_STATE(op.slot)) & VF_DONE) {
+      if (c->s->removed_by[op.arg - 1] != 2)
+        return vf_violation(c, "take() reported task %d stolen, but no thief "
+                               "stole it", op.arg);
+      return client_goto(c, C_JOIN_CLEAR);
+    }
+    /* Not done: answer requests (private), run the block's work, or wait;
+     * the wait re-reads only the state, so it blocks until DONE shows. */
+    if (v->idle_pc) {
+      th->phase = PH_DEQUE;
+      return vf_goto(c, v->idle_pc);
+    }
+    if (op.kind == OP_JOIN && op.skip)
+      return next_op(c);
+    return STEP_BLOCKED;
+  case C_JOIN_CLEAR:
+    if (!vf_store(c, VF_STATE(op.slot), 0))
+      return STEP_BLOCKED;
+    if (vf_dropped(c, DROP_RESET))
+      return vf_reset_return(c);
+    th->phase = PH_DEQUE;
+    return vf_goto(c, v->reset_pc);
+  case C_RUN_SLOT:
+    if (steal_commit(c, vf_load(c, VF_SLOT(th->task))) != STEP_OK)
+      return STEP_VIOLATION;
+    return client_goto(c, C_RUN_DONE);
+  default: /* C_RUN_DONE */
+    if (!vf_store(c, VF_STATE(th->task), VF_DONE))
+      return STEP_BLOCKED;
+    return next_op(c);
+  }
 }
 
 /* Runs one step of thread c->tid: the first or next step of its current
@@ -202,17 +295,25 @@ int vf_thread_step(vf_ctx *c) {
   case PH_IDLE: {
     vf_op op = op_of(cfg, th, c->tid);
     switch (op.kind) {
-    case OP_STORE: /* a store of the client between two takes */
-      if (!vf_store(c, A_X0 + op.arg, 1))
-        return STEP_BLOCKED;
-      return next_op(c);
     case OP_PUT:
-      th->phase = PH_DEQUE;
-      th->pc = v->put_pc;
-      break;
+      client_goto(c, C_PUT_SLOT);
+      return client_step(c);
+    case OP_STORE:
+      client_goto(c, C_STORE);
+      return client_step(c);
+    case OP_JOIN:
+      client_goto(c, C_JOIN_T);
+      return client_step(c);
+    case OP_JOIN_END:
+      client_goto(c, C_JOIN_WAIT);
+      return client_step(c);
     case OP_TAKE:
       th->phase = PH_DEQUE;
       th->pc = v->take_pc;
+      break;
+    case OP_QUIESCE:
+      th->phase = PH_DEQUE;
+      th->pc = v->quiesce_pc;
       break;
     default:
       th->phase = PH_DEQUE;
@@ -223,25 +324,9 @@ int vf_thread_step(vf_ctx *c) {
     return v->step(c);
   }
   case PH_DEQUE:
-  case PH_POP:
     return v->step(c);
-  case PH_JOIN: { /* __ws_join_stolen: wait for the thief's DONE */
-    int own = op_of(cfg, th, c->tid).arg;
-    if (!vf_load(c, A_DONE0 + own - 1))
-      return STEP_BLOCKED;
-    if (c->s->removed_by[own - 1] != 2)
-      return vf_violation(c, "take() reported task %d STOLEN, but no thief "
-                             "stole it", own);
-    if (!v->pop_stolen_pc)
-      return next_op(c);
-    th->phase = PH_POP;
-    th->pc = v->pop_stolen_pc;
-    return STEP_OK;
-  }
-  case PH_RUN: /* the thief runs the task and marks it done */
-    if (!vf_store(c, A_DONE0 + th->task - 1, 1))
-      return STEP_BLOCKED;
-    return next_op(c);
+  case PH_CLIENT:
+    return client_step(c);
   default:
     return STEP_BLOCKED;
   }
@@ -256,7 +341,8 @@ int vf_all_finished(const vf_config *cfg, const vf_state *s) {
 
 int vf_final_check(const vf_config *cfg, const vf_state *s, char *why) {
   for (int k = 1; k <= cfg->tasks; k++)
-    if (!s->removed_by[k - 1] && !(cfg->left & (1u << (k - 1)))) {
+    if ((s->pushed & (1u << (k - 1))) && !s->removed_by[k - 1] &&
+        !(cfg->left & (1u << (k - 1)))) {
       snprintf(why, VF_WHY, "task %d was lost: every thread finished and "
                             "nobody removed it", k);
       return 0;

@@ -5,8 +5,9 @@
 
 #include "verify.h"
 
-/* delta = ceil(S / (x + 1)) (paper 000 §4).  With B (§7.3) the observable
- * capacity is S + 1 entries. */
+/* delta = ceil(S / (x + 1)) (paper 000 §4), x the stores between two takes,
+ * the take's own included.  With B (§7.3) the observable capacity is S + 1
+ * entries. */
 int vf_delta_bound(const vf_config *cfg) {
   int cap = cfg->S + (cfg->buffer != BUF_PLAIN);
   return (cap + cfg->x) / (cfg->x + 1);
@@ -21,62 +22,176 @@ static int number(const char *s, int lo, int hi, int *out) {
   return 0;
 }
 
-/* The worker's program: p = put the next task, t = take the most recent
- * outstanding one; between two takes, x - 1 stores of the client.  Puts
- * without a take are left in the deque when the worker stops. */
-static int compile_script(vf_config *cfg, char *err, size_t n) {
-  int stack[VF_MAX_TASKS], depth = 0, puts = 0, takes_left = 0;
-  for (const char *p = cfg->script; *p; p++)
-    takes_left += *p == 't';
-  cfg->nworker = 0;
-  for (const char *p = cfg->script; *p; p++) {
-    if (cfg->nworker + VF_MAX_X > VF_MAX_OPS) {
-      snprintf(err, n, "--script: too long (at most %d operations)", VF_MAX_OPS / VF_MAX_X);
-      return -1;
-    }
-    if (*p == 'p') {
-      if (puts == VF_MAX_TASKS) {
-        snprintf(err, n, "--script: at most %d puts", VF_MAX_TASKS);
+/* The negative controls: what each --no-... option leaves out. */
+static const struct {
+  const char *option;
+  unsigned drop;
+  const char *what;
+} drops[] = {
+    {"--no-fence", DROP_FENCE, "the worker's fence"},
+    {"--no-anticoalesce", DROP_ANTICOALESCE, "the take's anti-coalescing store"},
+    {"--no-reset-tag", DROP_RESET_TAG, "the reset's new tag"},
+    {"--no-take-tag", DROP_TAKE_TAG, "the new tag of the take's move down"},
+    {"--no-reset-lock", DROP_RESET_LOCK, "the lock around the reset"},
+    {"--no-reset-allstolen", DROP_RESET_ALLSTOLEN, "the reset's allstolen"},
+    {"--no-reset", DROP_RESET, "the reset after a join"},
+    {"--no-quiesce", DROP_QUIESCE, "quiesce when the worker stops"},
+};
+#define NDROPS (int)(sizeof drops / sizeof drops[0])
+
+const char *vf_drop_names(unsigned drop, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int i = 0; i < NDROPS; i++)
+    if (drop & drops[i].drop)
+      used += (size_t)snprintf(buf + used, used < n ? n - used : 0, " %s",
+                               drops[i].option + 2);
+  return buf;
+}
+
+/* Compiles the worker's program from the script.
+ *
+ *   p       compiled code writes the next task into the tail slot and
+ *           pushes it; the tail moves up
+ *   t       take back the most recent outstanding push; then x - take_stores
+ *           stores of the client (the take's own stores make up the rest of
+ *           x), but after the last take
+ *   t[...]  the same, and if the task was stolen and is not done at the
+ *           join's first look, run the block meanwhile (leapfrogging: a
+ *           stolen task's spawns and syncs, pushed above the stolen slot);
+ *           a block takes back every task it pushes
+ *
+ * Slots are known from the script: a push uses the tail, a take the slot
+ * below it, and after a take (kept, or stolen, joined and reset) the tail is
+ * that slot again. */
+typedef struct compiler {
+  vf_config *cfg;
+  const char *p;
+  int puts, takes_left, client_stores;
+  char *err;
+  size_t n;
+} compiler;
+
+static int emit(compiler *k, vf_op op) {
+  if (k->cfg->nworker == VF_MAX_OPS) {
+    snprintf(k->err, k->n, "--script: too long (at most %d operations with "
+                           "the client's stores)", VF_MAX_OPS);
+    return -1;
+  }
+  k->cfg->worker[k->cfg->nworker] = op;
+  return k->cfg->nworker++;
+}
+
+static int sequence(compiler *k, int tail, int nested) {
+  vf_config *cfg = k->cfg;
+  uint8_t task[VF_MAX_TASKS], slot[VF_MAX_TASKS];
+  int depth = 0;
+  while (*k->p && *k->p != ']') {
+    char ch = *k->p++;
+    if (ch == 'p') {
+      if (k->puts == VF_MAX_TASKS) {
+        snprintf(k->err, k->n, "--script: at most %d puts", VF_MAX_TASKS);
         return -1;
       }
-      stack[depth++] = ++puts;
-      cfg->worker[cfg->nworker++] = (vf_op){OP_PUT, (uint8_t)puts};
-    } else if (*p == 't') {
+      task[depth] = (uint8_t)++k->puts;
+      slot[depth] = (uint8_t)tail++;
+      cfg->slot_of[k->puts - 1] = slot[depth];
+      if (emit(k, (vf_op){OP_PUT, task[depth], slot[depth], 0}) < 0)
+        return -1;
+      depth++;
+    } else if (ch == 't') {
       if (!depth) {
-        snprintf(err, n, "--script: a 't' with no outstanding put");
+        snprintf(k->err, k->n, "--script: a 't' with no outstanding put%s",
+                 nested ? " of its block" : "");
         return -1;
       }
-      cfg->worker[cfg->nworker++] = (vf_op){OP_TAKE, (uint8_t)stack[--depth]};
-      if (--takes_left)
-        for (int i = 0; i + 1 < cfg->x; i++)
-          cfg->worker[cfg->nworker++] = (vf_op){OP_STORE, (uint8_t)i};
+      depth--;
+      tail = slot[depth];
+      vf_op op = {OP_TAKE, task[depth], slot[depth], 0};
+      int take = emit(k, op), join;
+      op.kind = OP_JOIN;
+      if (take < 0 || (join = emit(k, op)) < 0)
+        return -1;
+      if (*k->p == '[') {
+        k->p++;
+        if (sequence(k, tail + 1, 1))
+          return -1;
+        if (*k->p++ != ']') {
+          snprintf(k->err, k->n, "--script: a '[' without its ']'");
+          return -1;
+        }
+        op.kind = OP_JOIN_END;
+        if (emit(k, op) < 0)
+          return -1;
+        cfg->worker[join].skip = (uint8_t)cfg->nworker;
+      }
+      cfg->worker[take].skip = (uint8_t)cfg->nworker;
+      if (--k->takes_left)
+        for (int i = 0; i < k->client_stores; i++)
+          if (emit(k, (vf_op){OP_STORE, (uint8_t)i, 0, 0}) < 0)
+            return -1;
     } else {
-      snprintf(err, n, "--script: only 'p' (put) and 't' (take), got '%c'", *p);
+      snprintf(k->err, k->n, ch == '['
+                                 ? "--script: a '[' must follow a 't'"
+                                 : "--script: only 'p' (put), 't' (take) and "
+                                   "'t[...]' (a take with work while it joins), "
+                                   "got '%c'", ch);
       return -1;
     }
   }
-  if (!puts) {
-    snprintf(err, n, "--script: no put");
+  if (nested && depth) {
+    snprintf(k->err, k->n, "--script: a block must take back every task it puts");
     return -1;
   }
   /* Tasks still outstanding at the end stay in the deque: the worker stops
    * without taking them back, which THEP's progress argument excludes. */
   cfg->left = 0;
-  while (depth)
-    cfg->left |= (uint8_t)(1u << (stack[--depth] - 1));
-  cfg->tasks = puts;
+  while (!nested && depth--)
+    cfg->left |= (uint8_t)(1u << (task[depth] - 1));
   return 0;
 }
 
-static const char usage[] =
-    "usage: ws-verify --variant=the|cl|ffthe|ffcl|thep|split [--S=1..8] "
-    "[--x=0..4] [--delta=N|bound|bound-N] [--tasks=1..6 | --script=ppt..] "
-    "[--thieves=1..3] [--steals=1..3] [--buffer=plain|b|coalesce] "
-    "[--no-fence] [--strict-peek] [--expect=safe|violation] [--max-states=N] [--quiet]\n"
-    "       ws-verify --check-source=RUNTIME_SRC_DIR";
+static int compile_script(vf_config *cfg, char *err, size_t n) {
+  compiler k = {cfg, cfg->script, 0, 0, cfg->x - cfg->take_stores, err, n};
+  for (const char *p = cfg->script; *p; p++)
+    k.takes_left += *p == 't';
+  cfg->nworker = 0;
+  if (sequence(&k, 0, 0))
+    return -1;
+  if (*k.p) {
+    snprintf(err, n, "--script: a ']' without its '['");
+    return -1;
+  }
+  if (!k.puts) {
+    snprintf(err, n, "--script: no put");
+    return -1;
+  }
+  if (cfg->v->quiesce_pc && !(cfg->drop & DROP_QUIESCE) &&
+      emit(&k, (vf_op){OP_QUIESCE, 0, 0, 0}) < 0)
+    return -1;
+  cfg->tasks = k.puts;
+  return 0;
+}
+
+static void usage_line(char *buf, size_t n) {
+  size_t used = (size_t)snprintf(buf, n, "usage: ws-verify --variant=");
+  for (const vf_model *m = vf_models; m->v; m++)
+    used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
+                             m == vf_models ? "" : "|", m->v->name);
+  snprintf(buf + used, used < n ? n - used : 0,
+           " [--S=1..8] [--x=0..4] [--delta=N|bound|bound-N] [--tasks=1..6 | "
+           "--script=pt[pt]..] [--thieves=1..3] [--steals=1..3] "
+           "[--buffer=plain|b|coalesce] [--no-fence] [--no-anticoalesce] "
+           "[--no-reset-tag] [--no-take-tag] [--no-reset-lock] "
+           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--strict-peek] "
+           "[--expect=safe|violation] [--max-states=N] [--quiet]\n"
+           "       ws-verify --check-source=RUNTIME_SRC_DIR");
+}
 
 int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
                   const char **srcdir, char *err, size_t n) {
+  char usage[768];
+  usage_line(usage, sizeof usage);
   memset(cfg, 0, sizeof *cfg);
   cfg->S = 2;
   cfg->x = 1;
@@ -87,6 +202,7 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
   *expect = -1;
   *srcdir = NULL;
   const char *delta = "bound";
+  const vf_model *model = NULL;
   for (int i = 1; i < argc; i++) {
     char *a = argv[i], *eq = strchr(a, '=');
     char key[32];
@@ -96,9 +212,16 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
       klen = sizeof key - 1;
     memcpy(key, a, klen);
     key[klen] = 0;
-    int bad = 0;
+    int bad = 0, known = 0;
+    for (int d = 0; d < NDROPS; d++)
+      if (!strcmp(a, drops[d].option)) {
+        cfg->drop |= drops[d].drop;
+        known = 1;
+      }
+    if (known)
+      continue;
     if (!strcmp(key, "--variant"))
-      bad = !(cfg->v = vf_variant_by_name(val));
+      bad = !(model = vf_model_by_name(val));
     else if (!strcmp(key, "--S"))
       bad = number(val, 1, VF_MAX_S, &cfg->S);
     else if (!strcmp(key, "--x"))
@@ -121,8 +244,6 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
             : !strcmp(val, "b")        ? (cfg->buffer = BUF_B, 0)
             : !strcmp(val, "coalesce") ? (cfg->buffer = BUF_COALESCE, 0)
                                        : 1;
-    else if (!strcmp(a, "--no-fence"))
-      cfg->no_fence = 1;
     else if (!strcmp(a, "--strict-peek"))
       cfg->strict_peek = 1;
     else if (!strcmp(key, "--expect"))
@@ -151,13 +272,24 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
   }
   if (*srcdir)
     return 0;
-  if (!cfg->v) {
+  if (!model) {
     snprintf(err, n, "--variant is required\n%s", usage);
     return -1;
   }
-  if (cfg->no_fence && !cfg->v->has_fence) {
-    snprintf(err, n, "--no-fence: the %s deque has no fence to remove",
-             cfg->v->name);
+  cfg->v = model->v;
+  for (int d = 0; d < NDROPS; d++)
+    if ((cfg->drop & drops[d].drop) && !(cfg->v->drops & drops[d].drop)) {
+      snprintf(err, n, "%s: the %s model has no %s to leave out",
+               drops[d].option, cfg->v->name, drops[d].what);
+      return -1;
+    }
+  /* x counts the take's own stores between two takes (ws-storecount does). */
+  cfg->take_stores = model->take_stores - !!(cfg->drop & DROP_ANTICOALESCE);
+  if (cfg->x < cfg->take_stores) {
+    snprintf(err, n, "--x=%d: %s's take() makes %d store%s of its own between "
+                     "two takes, which x counts%s",
+             cfg->x, cfg->v->name, cfg->take_stores, cfg->take_stores > 1 ? "s" : "",
+             cfg->v->drops & DROP_ANTICOALESCE ? " (--no-anticoalesce leaves it out)" : "");
     return -1;
   }
   if (!*cfg->script) {

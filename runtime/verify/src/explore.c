@@ -20,7 +20,8 @@
 
 /* ---- compact encoding: only the live threads and buffer entries ---- */
 
-enum { MAX_CODE = A_NADDR + VF_MAX_THREADS * (20 + 3 * VF_MAX_S) + 2 * VF_MAX_TASKS + 2 };
+enum { NREGS = 16 };
+enum { MAX_CODE = A_NADDR + VF_MAX_THREADS * (NREGS + 3 * (VF_MAX_S + 1)) + VF_MAX_TASKS + 3 };
 
 static void put_store(uint8_t **p, const vf_store *e) {
   *(*p)++ = e->addr;
@@ -40,12 +41,11 @@ static int encode(const vf_config *cfg, const vf_state *s, uint8_t *out) {
   p += A_NADDR;
   for (int i = 0; i < vf_nthreads(cfg); i++) {
     const vf_thread *th = &s->th[i];
-    const uint8_t regs[] = {th->op,   th->phase, th->pc,   th->nsb,
-                            (uint8_t)th->t, (uint8_t)th->h, (uint8_t)th->s,
-                            (uint8_t)th->task, (uint8_t)th->ret,
-                            (uint8_t)th->new_s, th->head, th->o_split,
-                            th->o_allstolen, th->takes, th->caller,
-                            th->saw_empty};
+    const uint8_t regs[NREGS] = {
+        th->op,           th->phase,        th->pc,           th->nsb,
+        (uint8_t)th->t,   (uint8_t)th->h,   (uint8_t)th->s,   (uint8_t)th->H,
+        (uint8_t)th->task, (uint8_t)th->ret, (uint8_t)th->new_s, (uint8_t)th->j,
+        (uint8_t)th->o_split, (uint8_t)th->o_head, th->caller, th->saw_empty};
     memcpy(p, regs, sizeof regs);
     p += sizeof regs;
     for (int j = 0; j < th->nsb; j++)
@@ -54,8 +54,7 @@ static int encode(const vf_config *cfg, const vf_state *s, uint8_t *out) {
   }
   memcpy(p, s->removed_by, (size_t)cfg->tasks);
   p += cfg->tasks;
-  memcpy(p, s->index, (size_t)cfg->tasks);
-  p += cfg->tasks;
+  *p++ = s->pushed;
   *p++ = s->visible;
   *p++ = s->announced;
   return (int)(p - out);
@@ -74,13 +73,13 @@ static void decode(const vf_config *cfg, const uint8_t *p, vf_state *s) {
     th->t = (int8_t)*p++;
     th->h = (int8_t)*p++;
     th->s = (int8_t)*p++;
+    th->H = (int8_t)*p++;
     th->task = (int8_t)*p++;
     th->ret = (int8_t)*p++;
     th->new_s = (int8_t)*p++;
-    th->head = *p++;
-    th->o_split = *p++;
-    th->o_allstolen = *p++;
-    th->takes = *p++;
+    th->j = (int8_t)*p++;
+    th->o_split = (int8_t)*p++;
+    th->o_head = (int8_t)*p++;
     th->caller = *p++;
     th->saw_empty = *p++;
     for (int j = 0; j < th->nsb; j++)
@@ -89,8 +88,7 @@ static void decode(const vf_config *cfg, const uint8_t *p, vf_state *s) {
   }
   memcpy(s->removed_by, p, (size_t)cfg->tasks);
   p += cfg->tasks;
-  memcpy(s->index, p, (size_t)cfg->tasks);
-  p += cfg->tasks;
+  s->pushed = *p++;
   s->visible = *p++;
   s->announced = *p++;
 }

@@ -26,11 +26,13 @@ int main(int argc, char **argv) {
   vf_result r = vf_explore(&cfg);
   /* A run in which no steal ever succeeds proves nothing about stealing. */
   int vacuous = !r.violation && !r.limit_hit && !vf_saw_steal;
+  char dropped[128];
+  vf_drop_names(cfg.drop, dropped, sizeof dropped);
   printf("%s S=%d x=%d delta=%d buffer=%s%s%s script=%s thieves=%d steals=%d "
          "expect=%s: %s, %ld states, %ld transitions, %ld final states, %.2f s\n",
          cfg.v->name, cfg.S, cfg.x, cfg.delta,
          cfg.buffer == BUF_PLAIN ? "plain" : cfg.buffer == BUF_B ? "b" : "coalesce",
-         cfg.no_fence ? " no-fence" : "", cfg.strict_peek ? " strict-peek" : "",
+         dropped, cfg.strict_peek ? " strict-peek" : "",
          cfg.script, cfg.thieves, cfg.steals,
          expect < 0 ? "-" : expect ? "violation" : "safe",
          r.violation   ? "VIOLATION"

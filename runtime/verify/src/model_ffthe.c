@@ -1,136 +1,121 @@
 /*
- * model_ffthe.c — runtime/src/deque_ffthe.c, step by step (paper 000 §4,
- * Fig. 3): THE without the worker's fence; a thief steals task h only when
- * T - delta > h.
+ * model_ffthe.c — runtime/src/ffthe.h (the take) and deque_ffthe.c, step by step (paper 000 §4,
+ * Fig. 3): THE without the worker's fence; a thief steals slot h only when
+ * T - delta > h.  take() makes the anti-coalescing store of §7.3 right
+ * after it reads H, on both paths; --no-anticoalesce leaves it out.
  */
-#include "verify.h"
+#include <stdio.h>
+
+#include "model_tailhead.h"
 
 enum {
-  TAKE_LOAD_T = TH_FIRST_FREE,
-  TAKE_STORE_T,
+  TAKE_STORE_T = TH_FIRST_FREE,
   TAKE_LOAD_H,
-  TAKE_COUNT,
-  TAKE_SLOT,
+  TAKE_ANTICOALESCE,
   CONFLICT_LOCK,
   CONFLICT_LOAD_H,
   CONFLICT_RESTORE_T,
   CONFLICT_UNLOCK_STOLEN,
   CONFLICT_UNLOCK,
-  CONFLICT_COUNT,
-  CONFLICT_SLOT,
   STEAL_PEEK_T,
   STEAL_PEEK_H,
   STEAL_LOCK,
   STEAL_LOAD_H,
   STEAL_STORE_H,
   STEAL_LOAD_T,
-  STEAL_SLOT,
   STEAL_RESTORE_H,
   STEAL_UNLOCK,
   NSTEPS
 };
 
 #define F "deque_ffthe.c"
+#define FH "ffthe.h" /* the owner's take, shared with FF-MB */
 static const vf_step_info steps[NSTEPS] = {
     VF_TH_PUT_STEPS,
-    [TAKE_LOAD_T] = {"Fig.2a take  t := T - 1", F,
-                     "int64_t t = atomic_load_explicit(&q->T, ws_relaxed) - 1;"},
-    [TAKE_STORE_T] = {"Fig.3 take  T := t (no fence)", F,
-                      "atomic_store_explicit(&q->T, t, ws_release);"},
-    [TAKE_LOAD_H] = {"Fig.2a take  h := H; Fig.2b l.3 if (t < h)", F,
-                     "int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);",
-                     "if (ws_likely(t >= h)) {"},
-    [TAKE_COUNT] = {"§7.3 anti-coalescing store", F, "ws_count_take(w);"},
-    [TAKE_SLOT] = {"Fig.2b l.12 return tasks[t mod W]", F,
-                   "return ws_th_own(q, t);"},
+    VF_TH_RESET_STEPS,
+    [TAKE_STORE_T] = {"Fig.3 take  T := t (no fence)", FH, "ws_store_tail(q, t);"},
+    [TAKE_LOAD_H] = {"Fig.2a take  h := H", FH, "uint64_t H = ws_th_peek_head(q);"},
+    [TAKE_ANTICOALESCE] = {"§7.3 anti-coalescing store; Fig.2b l.3 if (t < h)", FH,
+                           "ws_anticoalesce_store(t);",
+                           "if (ws_likely(ws_th_at_or_above(t, H)))"},
     [CONFLICT_LOCK] = {"Fig.2b l.4 lock()", F, "ws_th_lock(q);"},
     [CONFLICT_LOAD_H] = {"Fig.2b l.5 if (H >= t + 1)", F,
-                         "if ((int64_t)atomic_load_explicit(&q->H, ws_relaxed) >= t + 1) {"},
+                         "if (!ws_th_at_or_above(t, atomic_load_explicit(&q->H, ws_relaxed))) {"},
     [CONFLICT_RESTORE_T] = {"Fig.2b l.6 T := t + 1", F,
                             "atomic_store_explicit(&q->T, t + 1, ws_relaxed);"},
     [CONFLICT_UNLOCK_STOLEN] = {"Fig.2b l.7-8 unlock(); return EMPTY", F,
-                                "return WS_STOLEN(ws_th_slot(q, t));"},
-    [CONFLICT_UNLOCK] = {"Fig.2b l.10 unlock()", F, "ws_th_unlock(q);"},
-    [CONFLICT_COUNT] = {"§7.3 anti-coalescing store", F, "ws_count_take(w);"},
-    [CONFLICT_SLOT] = {"Fig.2b l.12 return tasks[t mod W]", F,
-                       "return ws_th_own(q, t);"},
+                                "ws_th_unlock(q);"},
+    [CONFLICT_UNLOCK] = {"Fig.2b l.10-12 unlock(); return tasks[t]", F,
+                         "ws_th_unlock(q);"},
     [STEAL_PEEK_T] = {"(runtime) look before locking: T", F,
-                      "int64_t avail = atomic_load_explicit(&q->T, ws_relaxed) -"},
+                      "int64_t avail = ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),"},
     [STEAL_PEEK_H] = {"(runtime) avail <= 0: EMPTY (a hint); avail <= δ: ABORT", F,
-                      "(int64_t)atomic_load_explicit(&q->H, ws_relaxed);",
-                      "if (avail <= delta)"},
+                      "atomic_load_explicit(&q->H, ws_relaxed));",
+                      "if (avail <= delta) /* the real check below would fail too: don't lock */"},
     [STEAL_LOCK] = {"Fig.3 l.57 lock()", F, "ws_th_lock(q);"},
     [STEAL_LOAD_H] = {"Fig.3 l.58 h := H", F,
-                      "int64_t h = (int64_t)atomic_load_explicit(&q->H, ws_relaxed);"},
+                      "uint64_t H = atomic_load_explicit(&q->H, ws_relaxed);"},
     [STEAL_STORE_H] = {"Fig.3 l.59-60 H := h + 1; fence()", F,
-                       "WS_STORE_FENCED(&q->H, (uint64_t)(h + 1));"},
-    [STEAL_LOAD_T] = {"Fig.3 l.61 if (T - δ > h)", F,
-                      "if (atomic_load_explicit(&q->T, ws_seq_cst) - h > delta) {"},
-    [STEAL_SLOT] = {"Fig.3 l.62 ret := tasks[h mod W]", F,
-                    "ret = ws_th_slot(q, h);"},
+                       "WS_STORE_FENCED(&q->H, ws_th_pack(0, h + 1));"},
+    [STEAL_LOAD_T] = {"Fig.3 l.61-62 if (T - δ > h) ret := slot h", F,
+                      "if (ws_th_dist(atomic_load_explicit(&q->T, ws_seq_cst), H) > delta) { /* T - δ > h */"},
     [STEAL_RESTORE_H] = {"Fig.3 l.64-65 H := h; ret := ABORT", F,
-                         "atomic_store_explicit(&q->H, (uint64_t)h, ws_relaxed);"},
+                         "atomic_store_explicit(&q->H, H, ws_relaxed);"},
     [STEAL_UNLOCK] = {"Fig.3 l.67-68 unlock(); return ret", F,
                       "ws_th_unlock(q);"},
 };
 
 static int step(vf_ctx *c) {
-  vf_thread *w = c->th; /* the worker in put/take, a thief in steal */
-  int x = c->cfg->x, delta = c->cfg->delta;
+  vf_thread *w = c->th; /* the worker in push/take/reset, a thief in steal */
+  int delta = c->cfg->delta;
   switch (w->pc) {
-  /* __ws_take_ffthe */
-  case TAKE_LOAD_T:
-    w->t = (int8_t)(vf_load(c, A_T) - 1);
-    return vf_goto(c, TAKE_STORE_T);
+  /* ffthe_take */
   case TAKE_STORE_T: /* T := t, no fence */
-    if (!vf_store(c, A_T, w->t))
+    if (!vf_store(c, A_T, vf_slot(c)))
       return STEP_BLOCKED;
     vf_announce_take(c);
     return vf_goto(c, TAKE_LOAD_H);
   case TAKE_LOAD_H:
-    w->h = (int8_t)vf_load(c, A_H);
-    if (w->t >= w->h)
-      return vf_goto(c, x ? TAKE_COUNT : TAKE_SLOT);
+    w->H = (int8_t)vf_load(c, A_H);
+    if (!vf_dropped(c, DROP_ANTICOALESCE))
+      return vf_goto(c, TAKE_ANTICOALESCE);
+    if (vf_slot(c) >= VF_HEAD(w->H))
+      return vf_take_return(c, 0);
     return vf_goto(c, CONFLICT_LOCK);
-  case TAKE_COUNT:
-  case CONFLICT_COUNT:
-    if (!vf_count_take(c))
+  case TAKE_ANTICOALESCE:
+    if (!vf_store(c, A_SCRATCH, vf_slot(c)))
       return STEP_BLOCKED;
-    return vf_goto(c, w->pc == TAKE_COUNT ? TAKE_SLOT : CONFLICT_SLOT);
-  case TAKE_SLOT:
-  case CONFLICT_SLOT:
-    return vf_take_return(c, RET_TASK, vf_load(c, VF_SLOT(w->t)));
+    if (vf_slot(c) >= VF_HEAD(w->H))
+      return vf_take_return(c, 0);
+    return vf_goto(c, CONFLICT_LOCK);
   /* ws_ffthe_take_conflict */
   case CONFLICT_LOCK:
     if (!vf_th_lock(c))
       return STEP_BLOCKED;
     return vf_goto(c, CONFLICT_LOAD_H);
   case CONFLICT_LOAD_H:
-    if (vf_load(c, A_H) >= w->t + 1)
+    if (!(vf_slot(c) >= VF_HEAD(vf_load(c, A_H))))
       return vf_goto(c, CONFLICT_RESTORE_T);
     return vf_goto(c, CONFLICT_UNLOCK);
   case CONFLICT_RESTORE_T:
-    if (!vf_store(c, A_T, w->t + 1))
+    if (!vf_store(c, A_T, vf_slot(c) + 1))
       return STEP_BLOCKED;
     return vf_goto(c, CONFLICT_UNLOCK_STOLEN);
   case CONFLICT_UNLOCK_STOLEN:
-    if (!vf_th_unlock(c))
-      return STEP_BLOCKED;
-    return vf_take_return(c, RET_STOLEN, 0);
   case CONFLICT_UNLOCK:
     if (!vf_th_unlock(c))
       return STEP_BLOCKED;
-    return vf_goto(c, x ? CONFLICT_COUNT : CONFLICT_SLOT);
+    return vf_take_return(c, w->pc == CONFLICT_UNLOCK_STOLEN);
   /* ffthe_steal */
   case STEAL_PEEK_T: /* C leaves the order of the two loads open; as written */
     w->t = (int8_t)vf_load(c, A_T);
     return vf_goto(c, STEAL_PEEK_H);
   case STEAL_PEEK_H: {
-    int avail = w->t - vf_load(c, A_H);
+    int avail = w->t - VF_HEAD(vf_load(c, A_H));
     if (avail <= 0)
-      return vf_steal_return(c, RET_EMPTY_HINT);
-    if (avail <= delta) /* the real check below would fail too: don't lock */
-      return vf_steal_return(c, RET_ABORT);
+      return vf_steal_return(c, RET_EMPTY_HINT, 0);
+    if (avail <= delta)
+      return vf_steal_return(c, RET_ABORT, 0);
     return vf_goto(c, STEAL_LOCK);
   }
   case STEAL_LOCK:
@@ -138,43 +123,49 @@ static int step(vf_ctx *c) {
       return STEP_BLOCKED;
     return vf_goto(c, STEAL_LOAD_H);
   case STEAL_LOAD_H:
-    w->h = (int8_t)vf_load(c, A_H);
+    w->H = (int8_t)vf_load(c, A_H);
+    w->h = (int8_t)VF_HEAD(w->H);
     return vf_goto(c, STEAL_STORE_H);
   case STEAL_STORE_H:
-    if (!vf_store_fenced(c, A_H, w->h + 1))
+    if (!vf_store_fenced(c, A_H, VF_PACK(0, w->h + 1)))
       return STEP_BLOCKED;
     return vf_goto(c, STEAL_LOAD_T);
   case STEAL_LOAD_T: /* T - δ > h */
-    if (vf_load(c, A_T) - w->h > delta)
-      return vf_goto(c, STEAL_SLOT);
+    if (vf_load(c, A_T) - w->h > delta) {
+      w->ret = RET_TASK;
+      return vf_goto(c, STEAL_UNLOCK);
+    }
     return vf_goto(c, STEAL_RESTORE_H);
-  case STEAL_SLOT:
-    w->ret = RET_TASK;
-    if (vf_steal_commit(c, vf_load(c, VF_SLOT(w->h))) != STEP_OK)
-      return STEP_VIOLATION;
-    return vf_goto(c, STEAL_UNLOCK);
   case STEAL_RESTORE_H:
-    if (!vf_store(c, A_H, w->h))
+    if (!vf_store(c, A_H, w->H))
       return STEP_BLOCKED;
     w->ret = RET_ABORT;
     return vf_goto(c, STEAL_UNLOCK);
   case STEAL_UNLOCK:
     if (!vf_th_unlock(c))
       return STEP_BLOCKED;
-    return vf_steal_return(c, w->ret);
+    return vf_steal_return(c, w->ret, w->h);
   default:
-    return vf_th_put_step(c);
+    return vf_th_step(c);
   }
+}
+
+static void show(const int8_t *m) {
+  vf_th_show(m);
+  printf(" lock=%d\n", m[A_LOCK]);
 }
 
 const vf_variant vf_ffthe = {
     .name = "ffthe",
     .relaxed = 1,
-    .put_pc = TH_PUT_LOAD_T,
-    .take_pc = TAKE_LOAD_T,
+    .drops = DROP_ANTICOALESCE | DROP_RESET_LOCK | DROP_RESET,
+    .put_pc = TH_PUT_STORE_T,
+    .take_pc = TAKE_STORE_T,
     .steal_pc = STEAL_PEEK_T,
+    .reset_pc = TH_RESET_LOCK,
     .steps = steps,
     .nsteps = NSTEPS,
     .step = step,
     .claimed_below = vf_th_claimed_below,
+    .show = show,
 };

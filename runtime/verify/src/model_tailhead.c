@@ -1,26 +1,44 @@
 /*
- * model_tailhead.c — what the Fig. 2a deques share (runtime/src/tailhead.h):
- * put() and the thieves' lock.
+ * model_tailhead.c — what the Fig. 2a deques share (runtime/src/tailhead.h,
+ * tailhead.c): put(), the thieves' lock, and the reset under the lock
+ * after a join (THE, FF-THE, THEP).
  */
-#include "verify.h"
+#include <stdio.h>
 
-int vf_th_put_step(vf_ctx *c) {
+#include "model_tailhead.h"
+
+int vf_th_step(vf_ctx *c) {
   vf_thread *w = c->th;
-  int task = c->cfg->worker[w->op].arg;
+  int t = vf_slot(c);
   switch (w->pc) {
-  case TH_PUT_LOAD_T:
-    w->t = (int8_t)vf_load(c, A_T);
-    /* `t - q->h_seen > q->mask` never holds: the model puts at most W tasks */
-    return vf_goto(c, TH_PUT_STORE_TASK);
-  case TH_PUT_STORE_TASK:
-    if (!vf_store(c, A_SLOT0 + (w->t & (VF_SLOTS - 1)), task))
+  case TH_PUT_STORE_T: /* the store publishes the task (ghost) */
+    if (!vf_store_(c, A_T, t + 1, c->cfg->worker[w->op].arg))
       return STEP_BLOCKED;
-    return vf_goto(c, TH_PUT_STORE_T);
-  default: /* TH_PUT_STORE_T; the store publishes the task (ghost) */
-    if (!vf_store_(c, A_T, w->t + 1, task))
-      return STEP_BLOCKED;
-    c->s->index[task - 1] = (uint8_t)w->t;
     return vf_put_return(c);
+  /* ws_th_reset_locked */
+  case TH_RESET_LOCK:
+    if (vf_dropped(c, DROP_RESET_LOCK))
+      return vf_continue(c, TH_RESET_LOAD_H);
+    if (!vf_th_lock(c))
+      return STEP_BLOCKED;
+    return vf_goto(c, TH_RESET_LOAD_H);
+  case TH_RESET_LOAD_H:
+    w->H = (int8_t)vf_load(c, A_H);
+    return vf_goto(c, TH_RESET_STORE_T);
+  case TH_RESET_STORE_T:
+    if (!vf_store(c, A_T, t))
+      return STEP_BLOCKED;
+    return vf_goto(c, TH_RESET_STORE_H);
+  case TH_RESET_STORE_H:
+    if (!vf_store(c, A_H, VF_PACK(VF_TAG(w->H), t)))
+      return STEP_BLOCKED;
+    if (vf_dropped(c, DROP_RESET_LOCK))
+      return vf_reset_return(c);
+    return vf_goto(c, TH_RESET_UNLOCK);
+  default: /* TH_RESET_UNLOCK */
+    if (!vf_th_unlock(c))
+      return STEP_BLOCKED;
+    return vf_reset_return(c);
   }
 }
 
@@ -37,4 +55,8 @@ int vf_th_lock(vf_ctx *c) {
 /* ws_th_unlock: a release store, i.e. a plain store into the buffer. */
 int vf_th_unlock(vf_ctx *c) { return vf_store(c, A_LOCK, 0); }
 
-int vf_th_claimed_below(const vf_state *s) { return s->mem[A_H]; }
+int vf_th_claimed_below(const vf_state *s) { return VF_HEAD(s->mem[A_H]); }
+
+void vf_th_show(const int8_t *m) {
+  printf(" | memory: T=%d H=<%d,%d>", m[A_T], VF_TAG(m[A_H]), VF_HEAD(m[A_H]));
+}

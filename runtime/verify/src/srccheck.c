@@ -46,35 +46,45 @@ static char *slurp(const char *dir, const char *file) {
   return buf;
 }
 
+/* Checks the quotes of `n` steps; returns -1 when a file cannot be read. */
+static int check_steps(const char *srcdir, const char *who,
+                       const vf_step_info *steps, int n, int *checked,
+                       int *missing) {
+  for (int pc = 0; pc < n; pc++) {
+    const vf_step_info *info = &steps[pc];
+    if (!info->code)
+      continue;
+    char *text = slurp(srcdir, info->file);
+    if (!text) {
+      fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, info->file);
+      return -1;
+    }
+    const char *quotes[] = {info->code, info->cond};
+    for (int q = 0; q < 2 && quotes[q]; q++) {
+      char want[256];
+      snprintf(want, sizeof want, "%s", quotes[q]);
+      squeeze(want);
+      ++*checked;
+      if (!strstr(text, want)) {
+        printf("%s model: %s no longer contains: %s\n", who, info->file,
+               quotes[q]);
+        ++*missing;
+      }
+    }
+    free(text);
+  }
+  return 0;
+}
+
 int vf_check_source(const char *srcdir) {
   int missing = 0, checked = 0;
-  for (int i = 0; vf_variants[i]; i++) {
-    const vf_variant *v = vf_variants[i];
-    for (int pc = 0; pc < v->nsteps; pc++) {
-      const vf_step_info *info = &v->steps[pc];
-      if (!info->code)
-        continue;
-      char *text = slurp(srcdir, info->file);
-      if (!text) {
-        fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, info->file);
-        return 2;
-      }
-      const char *quotes[] = {info->code, info->cond};
-      for (int q = 0; q < 2 && quotes[q]; q++) {
-        char want[256];
-        snprintf(want, sizeof want, "%s", quotes[q]);
-        squeeze(want);
-        checked++;
-        if (!strstr(text, want)) {
-          printf("%s model: %s no longer contains: %s\n", v->name, info->file,
-                 quotes[q]);
-          missing++;
-        }
-      }
-      free(text);
-    }
-  }
-  printf("%d statements and conditions quoted by the models, %d missing from %s\n", checked,
-         missing, srcdir);
+  if (check_steps(srcdir, "scenario", vf_client_steps, C_NSTEPS, &checked, &missing))
+    return 2;
+  for (const vf_model *m = vf_models; m->v; m++)
+    if (check_steps(srcdir, m->v->name, m->v->steps, m->v->nsteps, &checked,
+                    &missing))
+      return 2;
+  printf("%d statements and conditions quoted by the models, %d missing from %s\n",
+         checked, missing, srcdir);
   return missing ? 1 : 0;
 }

@@ -33,6 +33,13 @@ static const char *op_name(const vf_config *cfg, const vf_thread *th, int tid,
   case OP_TAKE:
     snprintf(buf, n, "take[%d]", op.arg);
     break;
+  case OP_JOIN:
+  case OP_JOIN_END:
+    snprintf(buf, n, "join[%d]", op.arg);
+    break;
+  case OP_QUIESCE:
+    snprintf(buf, n, "quiesce");
+    break;
   default:
     snprintf(buf, n, "store");
   }
@@ -68,15 +75,7 @@ static void print_machine(const vf_config *cfg, const vf_state *s) {
   }
   if (!any)
     printf("all buffers empty");
-  const int8_t *m = s->mem;
-  if (cfg->v == &vf_split)
-    printf(" | memory: tail=%d split=%d allstolen=%d splitreq=%d\n", m[A_TAIL],
-           m[A_SPLIT], m[A_ALLSTOLEN], m[A_SPLITREQ]);
-  else if (cfg->v == &vf_thep)
-    printf(" | memory: T=%d H=<%d,%d> P=%d lock=%d\n", m[A_T], m[A_H] / 8,
-           m[A_H] % 8, m[A_P], m[A_LOCK]);
-  else
-    printf(" | memory: T=%d H=%d lock=%d\n", m[A_T], m[A_H], m[A_LOCK]);
+  cfg->v->show(s->mem);
 }
 
 /* Prints s left-aligned in `width` columns, counting UTF-8 characters (the
@@ -93,11 +92,13 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
   vf_state s;
   char whybuf[VF_WHY];
   vf_initial_state(cfg, &s);
-  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%d, buffer=%s%s, "
+  char dropped[128];
+  vf_drop_names(cfg->drop, dropped, sizeof dropped);
+  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%d, buffer=%s%s%s, "
          "script %s, %d thie%s x %d steal%s):\n",
          n, cfg->v->name, cfg->S, cfg->x, cfg->delta,
          cfg->buffer == BUF_PLAIN ? "plain" : cfg->buffer == BUF_B ? "b" : "coalesce",
-         cfg->no_fence ? ", fence removed" : "", cfg->script, cfg->thieves,
+         *dropped ? ", left out:" : "", dropped, cfg->script, cfg->thieves,
          cfg->thieves > 1 ? "ves" : "f", cfg->steals, cfg->steals > 1 ? "s" : "");
   for (int i = 0; i < n; i++) {
     int tid = moves[i] / 3, kind = moves[i] % 3;
@@ -112,6 +113,8 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
       vf_thread_step(&c);
       if (note.continued_pc)
         info = &cfg->v->steps[note.continued_pc];
+      if (!*note.access)
+        snprintf(note.access, sizeof note.access, "(no access)");
       printf("%4d  %-7s %-9s ", i + 1, name, op);
       print_padded(info->fig, 58);
       printf(" %s\n", note.access);

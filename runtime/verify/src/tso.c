@@ -32,13 +32,16 @@ const char *vf_addr_name(int addr, char *buf, size_t n) {
       [A_T] = "T",         [A_H] = "H",         [A_LOCK] = "lock",
       [A_P] = "P",         [A_TAIL] = "tail",   [A_SPLIT] = "split",
       [A_ALLSTOLEN] = "allstolen", [A_SPLITREQ] = "splitreq",
-      [A_TAKES] = "takes", [A_TS] = "(tail,split)"};
-  if (addr >= A_X0 && addr < A_SLOT0)
+      [A_SP_ALLSTOLEN] = "sp.allstolen", [A_REQUEST] = "request",
+      [A_SCRATCH] = "scratch", [A_TS] = "(tail,split)"};
+  if (addr >= A_TRANSFER0 && addr < A_SCRATCH)
+    snprintf(buf, n, "transfer%d", addr - A_TRANSFER0 + 1);
+  else if (addr >= A_X0 && addr < A_SLOT0)
     snprintf(buf, n, "x%d", addr - A_X0 + 1);
-  else if (addr >= A_SLOT0 && addr < A_DONE0)
-    snprintf(buf, n, "tasks[%d]", addr - A_SLOT0);
-  else if (addr >= A_DONE0 && addr < A_NADDR)
-    snprintf(buf, n, "done[%d]", addr - A_DONE0 + 1);
+  else if (addr >= A_SLOT0 && addr < A_STATE0)
+    snprintf(buf, n, "slot[%d]", addr - A_SLOT0);
+  else if (addr >= A_STATE0 && addr < A_NADDR)
+    snprintf(buf, n, "state[%d]", addr - A_STATE0);
   else
     snprintf(buf, n, "%s", names[addr]);
   return buf;
@@ -84,6 +87,24 @@ void vf_load_ts(vf_ctx *c, int8_t *tail, int8_t *split) {
   if (keep)
     snprintf(keep->access, sizeof keep->access, "load (tail,split) -> (%d,%d)",
              *tail, *split);
+}
+
+/* One load of two adjacent bytes (split's sp_flags): each byte from the
+ * newest entry of the thread's own buffer, else from B or memory, at one
+ * moment.  On x86 a load that overlaps a buffered byte store waits for it
+ * to reach the cache and then reads both bytes there, an outcome this one
+ * includes.  Returns lo + 2 * hi for 0/1 bytes, nonzero when either is. */
+int vf_load_pair(vf_ctx *c, int lo, int hi) {
+  vf_note *keep = c->note;
+  c->note = NULL;
+  int a = vf_load(c, lo), b = vf_load(c, hi);
+  c->note = keep;
+  if (keep) {
+    char na[24], nb[24];
+    snprintf(keep->access, sizeof keep->access, "load (%s,%s) -> (%d,%d)",
+             vf_addr_name(lo, na, sizeof na), vf_addr_name(hi, nb, sizeof nb), a, b);
+  }
+  return (a != 0) | (b != 0) << 1;
 }
 
 int vf_store_(vf_ctx *c, int addr, int val, int publishes) {

@@ -1,24 +1,22 @@
-/* variants.c — the deque models by name, and what each step is. */
+/* variants.c — the deque models (the rows of ws/variants.def with
+ * model = 1), and what each step is. */
 #include <string.h>
 
 #include "verify.h"
 
-const vf_variant *const vf_variants[] = {&vf_the,  &vf_cl,   &vf_ffthe,
-                                         &vf_ffcl, &vf_thep, &vf_split, NULL};
+const vf_model vf_models[] = {
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) \
+  VF_IF_MODEL_##model({&vf_##name, take_stores},)
+#include "ws/variants.def"
+#undef WS_VARIANT
+    {NULL, 0}};
 
-const vf_variant *vf_variant_by_name(const char *name) {
-  for (int i = 0; vf_variants[i]; i++)
-    if (!strcmp(vf_variants[i]->name, name))
-      return vf_variants[i];
+const vf_model *vf_model_by_name(const char *name) {
+  for (const vf_model *m = vf_models; m->v; m++)
+    if (!strcmp(m->v->name, name))
+      return m;
   return NULL;
 }
-
-static const vf_step_info client_store = {
-    .fig = "(client) one of the x-1 other stores between two takes"};
-static const vf_step_info join = {
-    .fig = "(runtime) __ws_join_stolen: wait until the thief marks the task DONE"};
-static const vf_step_info run = {
-    .fig = "(client) run the stolen task, then mark it DONE"};
 
 const vf_step_info *vf_next_step_info(const vf_config *cfg, const vf_thread *th,
                                       int tid) {
@@ -29,16 +27,20 @@ const vf_step_info *vf_next_step_info(const vf_config *cfg, const vf_thread *th,
       return &v->steps[v->steal_pc];
     switch (cfg->worker[th->op].kind) {
     case OP_PUT:
-      return &v->steps[v->put_pc];
+      return &vf_client_steps[C_PUT_SLOT];
     case OP_TAKE:
       return &v->steps[v->take_pc];
+    case OP_JOIN:
+      return &vf_client_steps[C_JOIN_T];
+    case OP_JOIN_END:
+      return &vf_client_steps[C_JOIN_WAIT];
+    case OP_QUIESCE:
+      return &v->steps[v->quiesce_pc];
     default:
-      return &client_store;
+      return &vf_client_steps[C_STORE];
     }
-  case PH_JOIN:
-    return &join;
-  case PH_RUN:
-    return &run;
+  case PH_CLIENT:
+    return &vf_client_steps[th->pc];
   default:
     return &v->steps[th->pc];
   }
