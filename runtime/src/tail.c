@@ -24,8 +24,8 @@ void __ws_publish_tail(ws_slot *t) { ws_store_tail(&ws_my_dq, t); }
 
 #ifndef WS_FASTPATH_ONLY
 __attribute__((noreturn, cold)) void ws_tail_missing(void) {
-  ws_fatal("a variadic spawning function called on a thread the runtime does "
-           "not own: its call cannot be handed to the workers; call it from "
-           "a function that is not variadic, or from a task");
+  ws_fatal("a variadic or interposable (weak) spawning function called on a "
+           "thread the runtime does not own: its call cannot be handed to the "
+           "workers; call it from a function that is neither, or from a task");
 }
 #endif

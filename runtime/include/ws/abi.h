@@ -72,8 +72,8 @@ enum ws_variant_id {
  * run (one the program created, when there is more than one worker): the
  * entry point then hands its call to the workers with __ws_submit. */
 ws_slot *__ws_tail(void);
-/* The same for code that cannot be handed over (a variadic spawning
- * function): fatal (clear message, exit 2) where __ws_tail is NULL. */
+/* The same for code that cannot be handed over (a spawning function
+ * lowered in place: variadic, or interposable): fatal (clear message, exit 2) where __ws_tail is NULL. */
 ws_slot *__ws_tail_owned(void);
 
 /* Runs run(closure, tail) on a worker, with the worker's tail, and returns
