@@ -2,7 +2,10 @@
 
 #include "StoreBufferTable.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "ws/cpus.def" // WS_DEFAULT_STORE_BUFFER
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
@@ -10,26 +13,27 @@ using namespace llvm;
 
 namespace wsff {
 
-/// S = store-buffer entries + 1 (paper 000 §7.3: the extra entry B).
-/// Entries from the vendors' optimization manuals (Intel 64 and IA-32
-/// Architectures Optimization Reference Manual; AMD Software Optimization
-/// Guides for families 17h/19h/1Ah), as summarised by Agner Fog's
-/// microarchitecture guide and Chips and Cheese.  0: unknown.
-static unsigned entriesFor(StringRef CPU) {
-  return StringSwitch<unsigned>(CPU)
-      .Cases("nehalem", "corei7", "westmere", 32)
-      .Cases("sandybridge", "corei7-avx", "ivybridge", "core-avx-i", 36)
-      .Cases("haswell", "core-avx2", "broadwell", 42)
-      .Cases("skylake", "skylake-avx512", "cascadelake", "cooperlake", 56)
-      .Cases("cannonlake", "icelake-client", "icelake-server", "tigerlake",
-             "rocketlake", 72)
-      .Cases("alderlake", "raptorlake", "meteorlake", "sapphirerapids",
-             "emeraldrapids", 114)
-      .Cases("graniterapids", "graniterapids-d", 114)
-      .Cases("znver1", "znver2", 44)
-      .Cases("znver3", "znver4", 64)
-      .Case("znver5", 104)
-      .Default(0);
+namespace {
+struct CpuRow {
+  const char *March; ///< LLVM CPU names, space separated
+  unsigned S;
+};
+} // namespace
+
+static const CpuRow Rows[] = {
+#define WS_CPU(Vendor, Family, Lo, Hi, S, Name, March, Evidence) {March, S},
+#include "ws/cpus.def"
+};
+
+/// S of the row that names CPU among its -march names; 0: unknown.
+static unsigned storeBufferFor(StringRef CPU) {
+  for (const CpuRow &R : Rows) {
+    SmallVector<StringRef, 4> Names;
+    StringRef(R.March).split(Names, ' ', -1, /*KeepEmpty=*/false);
+    if (is_contained(Names, CPU))
+      return R.S;
+  }
+  return 0;
 }
 
 unsigned compileTimeStoreBuffer(const Module &M, unsigned Option,
@@ -43,13 +47,13 @@ unsigned compileTimeStoreBuffer(const Module &M, unsigned Option,
     if (F.isDeclaration())
       continue;
     StringRef CPU = F.getFnAttribute("target-cpu").getValueAsString();
-    unsigned E = entriesFor(CPU);
-    if (!E)
-      return ConservativeStoreBuffer; // one unknown CPU decides
-    S = std::max(S, E + 1);
+    unsigned RowS = storeBufferFor(CPU);
+    if (!RowS)
+      return WS_DEFAULT_STORE_BUFFER; // one unknown CPU decides
+    S = std::max(S, RowS);
   }
   if (!S)
-    return ConservativeStoreBuffer;
+    return WS_DEFAULT_STORE_BUFFER;
   if (FromTable)
     *FromTable = true;
   return S;

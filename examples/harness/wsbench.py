@@ -52,8 +52,8 @@ def parse_args(argv):
                     "times out is not run again (default 120)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the run order")
     ap.add_argument("--store-buffer", type=int, metavar="S",
-                    help="WS_STORE_BUFFER for our builds, e.g. as measured by "
-                    "ws-sbmeasure (default: the runtime resolves S itself)")
+                    help="WS_STORE_BUFFER for our builds, e.g. the S "
+                    "ws-calibrate saved (default: the runtime resolves S itself)")
     ap.add_argument("--summarize", metavar="CSV",
                     help="only redo the tables and figures from a CSV")
     a = ap.parse_args(argv)

@@ -5,14 +5,20 @@
  *
  *   - ws_calibration_parse_line returns -1, 0 or 1; 0 exactly for a blank
  *     line or a '#' comment; a record has S in 1..WS_MAX_STORE_BUFFER, the
- *     number the line starts with, fields within CPUID's ranges, and a
- *     vendor and brand that are terminated strings of one line without
- *     trailing blanks in the brand;
+ *     number the line starts with, or inf when the line starts with it,
+ *     fields within CPUID's ranges, and a vendor and brand that are
+ *     terminated strings of one line without trailing blanks or a ';' in
+ *     the brand; it is validated exactly when the line has "; validated",
+ *     and then its check is within range and does not refute its own S
+ *     (S >= passed, litmus and stress runs, unless S is inf);
  *   - a record ws_calibration_format writes reads back as the same record,
  *     and a buffer too short gets -1, never an overrun;
- *   - ws_calibration_lookup on the text as a file finds the S of the first
- *     record for the CPU of its first record, or reports the file bad in
- *     one line; it never claims a record the file does not have;
+ *   - ws_calibration_lookup on the text as a file finds the first record
+ *     for the CPU of its first record when that record is validated, and
+ *     says it is unvalidated otherwise, or reports the file bad; its reason
+ *     is one terminated line; it never claims a record the file does not
+ *     have; a file with a NUL byte, or larger than WS_CALIBRATION_FILE_MAX,
+ *     is bad;
  *   - ws_calibration_path names WS_CALIBRATION_FILE when set (1), else a
  *     store-buffer.conf under XDG_CONFIG_HOME or HOME (0), else -1, and
  *     the path is a terminated string within its buffer.
@@ -52,10 +58,14 @@ static int terminated(const char *s, size_t n) { return memchr(s, '\0', n) != NU
 
 static int same_record(const ws_calibration_record *a,
                        const ws_calibration_record *b) {
-  return a->S == b->S && strcmp(a->cpu.vendor, b->cpu.vendor) == 0 &&
+  const ws_calibration_check *x = &a->check, *y = &b->check;
+  return a->S == b->S && a->inf == b->inf && strcmp(a->cpu.vendor, b->cpu.vendor) == 0 &&
          a->cpu.family == b->cpu.family && a->cpu.model == b->cpu.model &&
          a->cpu.stepping == b->cpu.stepping &&
-         strcmp(a->cpu.brand, b->cpu.brand) == 0;
+         strcmp(a->cpu.brand, b->cpu.brand) == 0 && a->validated == b->validated &&
+         (!a->validated ||
+          (x->entries == y->entries && x->states == y->states && x->passed == y->passed &&
+           x->margin == y->margin && x->litmus == y->litmus && x->stress == y->stress));
 }
 
 /* Checks one line; 1 with *rec when it is a record. */
@@ -71,16 +81,27 @@ static int check_line(const char *line, size_t bufsize,
     return 0;
   const ws_cpu *c = &rec->cpu;
   const char *digits = line + strspn(line, " \t");
-  if (rec->S < 1 || rec->S > WS_MAX_STORE_BUFFER ||
-      strtoul(digits, NULL, 10) != rec->S)
-    fail("parse_line: S is not the number the line starts with, in range");
+  if (rec->inf ? strncmp(digits, "inf ", 4) || rec->S
+               : rec->S < 1 || rec->S > WS_MAX_STORE_BUFFER ||
+                     strtoul(digits, NULL, 10) != rec->S)
+    fail("parse_line: S is not the number (or inf) the line starts with, in range");
+  const ws_calibration_check *v = &rec->check;
+  if (rec->validated != (strstr(line, "; validated") != NULL))
+    fail("parse_line: validated, but the line does not say so, or the other way");
+  if (rec->validated &&
+      (v->entries > WS_MAX_STORE_BUFFER || v->states < 1 || v->states > 2 ||
+       v->passed > WS_MAX_STORE_BUFFER || v->margin > WS_MAX_STORE_BUFFER ||
+       v->litmus > WS_CALIBRATION_RUNS_MAX || v->stress > WS_CALIBRATION_RUNS_MAX))
+    fail("parse_line: a check field out of range");
+  if (rec->validated && !rec->inf && (rec->S < v->passed || !v->litmus || !v->stress))
+    fail("parse_line: a validated record whose own evidence refutes it");
   if (!c->known || c->family > 0xfff || c->model > 0xff || c->stepping > 0xf)
     fail("parse_line: a field out of CPUID's range");
   if (!terminated(c->vendor, sizeof c->vendor) || !c->vendor[0] ||
       !terminated(c->brand, sizeof c->brand))
     fail("parse_line: vendor or brand not a terminated string");
   size_t blen = strlen(c->brand);
-  if (strpbrk(c->vendor, " \t\r\n") || strpbrk(c->brand, "\r\n") ||
+  if (strpbrk(c->vendor, " \t\r\n") || strpbrk(c->brand, ";\r\n") ||
       (blen && c->brand[blen - 1] == ' '))
     fail("parse_line: vendor or brand with blanks it cannot have");
 
@@ -161,19 +182,26 @@ static void check_lookup(const char *file, const char *text, size_t size) {
   }
   ws_cpu none = {0};
   const ws_cpu *cpu = have ? &first.cpu : &none;
-  uint32_t S = 0;
+  ws_calibration_record found;
   char err[128];
   memset(err, 'x', sizeof err);
-  ws_calibration_result r = ws_calibration_lookup(file, cpu, &S, err, sizeof err);
+  ws_calibration_result r = ws_calibration_lookup(file, cpu, &found, err, sizeof err);
+  int must_be_bad = memchr(text, '\0', size) || size > WS_CALIBRATION_FILE_MAX;
+  if (must_be_bad && r != WS_CALIB_BAD)
+    fail("lookup: a file with a NUL byte or too large is not reported bad");
   switch (r) {
   case WS_CALIB_FOUND:
-    if (!have || S < 1 || S > WS_MAX_STORE_BUFFER)
-      fail("lookup: found a record the file does not have");
-    if (!memchr(text, '\0', size) && S != first.S)
-      fail("lookup: the S found is not the first record's");
+    if (!have || !found.validated)
+      fail("lookup: found a record the file does not have, or an unvalidated one");
+    if (!same_record(&found, &first))
+      fail("lookup: the record found is not the first one for this CPU");
+    break;
+  case WS_CALIB_UNVALIDATED:
+    if (!have || first.validated || !terminated(err, sizeof err) || strpbrk(err, "\n\r"))
+      fail("lookup: unvalidated, but the first record is not, or no one-line reason");
     break;
   case WS_CALIB_NO_RECORD:
-    if (have && !memchr(text, '\0', size))
+    if (have)
       fail("lookup: no record for the CPU of the file's first record");
     break;
   case WS_CALIB_BAD:

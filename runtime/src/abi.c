@@ -1,5 +1,5 @@
-/* abi.c — the per-thread state of the runtime and the worker queries of
- * ws.h. */
+/* abi.c — the per-thread state of the runtime, which the fast paths and
+ * the tools that test the deques address. */
 #include "worker.h"
 
 __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec")));
@@ -18,18 +18,3 @@ __thread uint64_t ws_tls_spawns __attribute__((tls_model("initial-exec")));
 
 /* What __ws_views_above compares with (ws/abi.h, views.c). */
 __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
-
-/* The count is fixed from here on: the workers start. */
-int ws_num_workers(void) {
-  ws_start();
-  return ws_rt.nworkers;
-}
-
-/* The main thread is worker 0 before it binds its deque too; a thread of
- * the program's is -1, also when it runs its calls itself (one worker). */
-int ws_worker_id(void) {
-  ws_worker *w = ws_tls_self;
-  if (w)
-    return w->id;
-  return ws_is_main_thread() ? 0 : -1;
-}

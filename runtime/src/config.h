@@ -19,10 +19,8 @@
 
 #define WS_MAX_WORKERS 1024
 
-/* S when nothing better is known: larger than any store buffer we know of. */
-#ifndef WS_DEFAULT_STORE_BUFFER
-#define WS_DEFAULT_STORE_BUFFER 256
-#endif
+/* The largest S WS_STORE_BUFFER or a calibration may give; the default S
+ * is in ws/cpus.def, which the compiler reads too. */
 #define WS_MAX_STORE_BUFFER 65536
 
 /* Worker thread stacks: as deep as the main thread's may grow by default. */

@@ -1,6 +1,6 @@
 /*
  * cpu_id.h — which processor this is, by CPUID: what the CPU table and the
- * calibration files of ws-sbmeasure are keyed by.
+ * calibration files of ws-calibrate are keyed by.
  */
 #ifndef WS_CPU_ID_H
 #define WS_CPU_ID_H

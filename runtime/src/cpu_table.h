@@ -1,25 +1,28 @@
 /*
- * cpu_table.h — store-buffer sizes of processors we know, by CPUID vendor,
- * family and model.  S = entries + 1: paper 000 §7.3 measured one more
- * store in flight than the documented entries (a retired store waiting to
- * be written behaves as one more entry).
+ * cpu_table.h — the processors the runtime knows (ws/cpus.def), by CPUID
+ * vendor, family and model.
  */
 #ifndef WS_CPU_TABLE_H
 #define WS_CPU_TABLE_H
 
 #include "cpu_id.h"
+#include "ws/cpus.def" /* WS_DEFAULT_STORE_BUFFER */
 
 typedef struct ws_cpu_row {
   const char *vendor;
   unsigned family, model_lo, model_hi;
-  unsigned entries; /* store buffer (Intel) / store queue (AMD) entries */
-  const char *source; /* "cpu-table:<microarchitecture>" */
+  unsigned S;           /* the reordering bound the runtime uses */
+  const char *source;   /* "cpu-table:<microarchitecture>" */
+  const char *evidence; /* where S comes from */
 } ws_cpu_row;
 
 /* The row for c, or NULL. */
 const ws_cpu_row *ws_cpu_table_lookup(const ws_cpu *c);
 
-/* All rows and their number, for listing (ws-sbmeasure --table). */
+/* The row with the smallest S. */
+const ws_cpu_row *ws_cpu_table_smallest(void);
+
+/* All rows and their number. */
 const ws_cpu_row *ws_cpu_table_rows(unsigned *count);
 
 #endif

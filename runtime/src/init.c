@@ -281,6 +281,21 @@ static void bind_own_deque(void) {
 
 int ws_is_main_thread(void) { return pthread_equal(pthread_self(), main_thread); }
 
+/* The count is fixed from here on: the workers start. */
+int ws_num_workers(void) {
+  ws_start();
+  return ws_rt.nworkers;
+}
+
+/* The main thread is worker 0 before it binds its deque too; a thread of
+ * the program's is -1, also when it runs its calls itself (one worker). */
+int ws_worker_id(void) {
+  ws_worker *w = ws_tls_self;
+  if (w)
+    return w->id;
+  return ws_is_main_thread() ? 0 : -1;
+}
+
 ws_slot *ws_bind_caller(void) {
   if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire))
     ws_fatal("ws_spawn/ws_sync after the runtime stopped (at exit)");

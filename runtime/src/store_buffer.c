@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "cpu_calibration.h"
@@ -20,18 +21,21 @@ warnf(const ws_sb_probe *p, const char *fmt, ...) {
   p->warn(line, p->ctx);
 }
 
-/* 1 with *S from the calibration file, else 0 (after any warning). */
+/* 1 with *rec from the calibration file, else 0 (after any warning). */
 static int from_calibration(const ws_env *env, const ws_sb_probe *p,
-                            const ws_cpu *cpu, uint32_t *S) {
+                            const ws_cpu *cpu, ws_calibration_record *rec) {
   char path[PATH_MAX], err[PATH_MAX + 256], who[160];
   int explicit_file = ws_calibration_path(p->lookup, p->ctx, path, sizeof path);
   if (explicit_file < 0)
     return 0;
-  switch (ws_calibration_lookup(path, cpu, S, err, sizeof err)) {
+  switch (ws_calibration_lookup(path, cpu, rec, err, sizeof err)) {
   case WS_CALIB_FOUND:
     return 1;
   case WS_CALIB_BAD:
     warnf(p, "ws: warning: %s; ignoring the calibration file", err);
+    return 0;
+  case WS_CALIB_UNVALIDATED:
+    warnf(p, "ws: warning: %s; ignoring it", err);
     return 0;
   case WS_CALIB_NO_FILE:
     if (explicit_file)
@@ -54,19 +58,28 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
     b.S = env->S;
     b.inf = env->S_inf;
     b.source = "env";
+    const ws_cpu_row *smallest = ws_cpu_table_smallest();
+    if (!b.inf && b.S < smallest->S)
+      warnf(p,
+            "ws: warning: WS_STORE_BUFFER=%u is below the store buffer of every "
+            "CPU the runtime knows (the smallest, %s, needs S >= %u): a thief "
+            "may then steal a task its owner has taken",
+            (unsigned)b.S, smallest->source + strlen("cpu-table:"),
+            smallest->S);
     return b;
   }
   ws_cpu cpu;
   p->identify(&cpu);
-  uint32_t S;
-  if (from_calibration(env, p, &cpu, &S)) {
-    b.S = S;
+  ws_calibration_record rec;
+  if (from_calibration(env, p, &cpu, &rec)) {
+    b.S = rec.S;
+    b.inf = rec.inf;
     b.source = "calibration";
     return b;
   }
   const ws_cpu_row *row = cpu.hypervisor ? NULL : ws_cpu_table_lookup(&cpu);
   if (row) {
-    b.S = row->entries + 1;
+    b.S = row->S;
     b.source = row->source;
     return b;
   }
@@ -75,7 +88,7 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
     ws_cpu_describe(&cpu, who, sizeof who);
     warnf(p,
           "ws: warning: S=%u (conservative default): no calibration record "
-          "for %s%s; measure S with ws-sbmeasure --save or set WS_STORE_BUFFER",
+          "for %s%s; measure S with ws-calibrate or set WS_STORE_BUFFER",
           (unsigned)WS_DEFAULT_STORE_BUFFER, who,
           cpu.hypervisor ? ", where the CPU table is not used" : ", nor a CPU-table row");
   }

@@ -2,9 +2,9 @@
  * 000 §2, TSO[S]), as the runtime resolves it at start-up:
  *
  *   1. WS_STORE_BUFFER (a number, or inf)                 source "env"
- *   2. the calibration file's record for this exact CPU   "calibration"
- *      (cpu_calibration.h says where; ws-sbmeasure --save writes it)
- *   3. the table of known CPUs (cpu_table.c), except     "cpu-table:<name>"
+ *   2. the calibration file's validated record for this   "calibration"
+ *      exact CPU (cpu_calibration.h says where; ws-calibrate writes it)
+ *   3. the table of known CPUs (ws/cpus.def), except     "cpu-table:<name>"
  *      under a hypervisor, whose CPUID may name another CPU
  *   4. WS_DEFAULT_STORE_BUFFER (256), with a warning     "default"
  *      when WS_STATS=1
@@ -19,7 +19,7 @@
 
 typedef struct ws_store_bound {
   uint32_t S;
-  int inf;            /* WS_STORE_BUFFER=inf */
+  int inf;            /* WS_STORE_BUFFER=inf, or a calibration that saved inf */
   const char *source; /* as above: a string constant */
 } ws_store_bound;
 

@@ -10,9 +10,10 @@
 #include "calibration_save.h"
 
 static const char header[] =
-    "# wsff store-buffer calibration, written by ws-sbmeasure --save and read\n"
+    "# wsff store-buffer calibration, written by ws-calibrate and read\n"
     "# by the runtime at start-up (docs/bounded-tso.md).  One line per CPU:\n"
-    "# S vendor family model stepping brand\n";
+    "# S vendor family model stepping brand ; validated entries= states= passed=\n"
+    "#   margin= litmus= stress=   (S: a number, or inf)\n";
 
 /* mkdir -p of the directories above path. */
 static int make_parents(const char *path, char *err, size_t errlen) {
@@ -34,6 +35,23 @@ static int make_parents(const char *path, char *err, size_t errlen) {
   return 0;
 }
 
+typedef struct kept {
+  const ws_calibration_record *rec;
+  FILE *out;
+} kept;
+
+/* Every line but this CPU's record goes to the new file as it was. */
+static void keep_line(unsigned no, const char *line, const ws_calibration_record *old,
+                      void *ctx) {
+  kept *k = ctx;
+  (void)no;
+  if (old && ws_calibration_matches(old, &k->rec->cpu))
+    return; /* replaced below */
+  fputs(line, k->out);
+  if (!*line || line[strlen(line) - 1] != '\n')
+    fputc('\n', k->out);
+}
+
 int calibration_save(const char *path, const ws_calibration_record *rec,
                      char *err, size_t errlen) {
   char record[WS_CALIBRATION_LINE_MAX + 2], tmp[1100];
@@ -49,39 +67,19 @@ int calibration_save(const char *path, const ws_calibration_record *rec,
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     return -1;
   }
-  FILE *in = fopen(path, "r");
-  if (!in && errno != ENOENT) {
-    snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+  kept k = {rec, out};
+  char why[1200];
+  switch (ws_calibration_read(path, keep_line, &k, why, sizeof why)) {
+  case WS_CALIB_BAD:
+    snprintf(err, errlen, "%s; fix or remove the file first", why);
     goto fail;
-  }
-  if (!in)
+  case WS_CALIB_NO_FILE:
     fputs(header, out);
-  char line[WS_CALIBRATION_LINE_MAX + 2];
-  ws_calibration_record old;
-  for (unsigned no = 1; in && fgets(line, sizeof line, in); no++) {
-    int r = strlen(line) > WS_CALIBRATION_LINE_MAX
-                ? -1
-                : ws_calibration_parse_line(line, &old);
-    if (r < 0) {
-      snprintf(err, errlen,
-               "%s:%u: not a calibration record; fix or remove the file first",
-               path, no);
-      goto fail;
-    }
-    if (r == 1 && ws_calibration_matches(&old, &rec->cpu))
-      continue; /* replaced below */
-    fputs(line, out);
-    if (line[strlen(line) - 1] != '\n')
-      fputc('\n', out);
-  }
-  if (in && ferror(in)) {
-    snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-    goto fail;
+    break;
+  default:
+    break;
   }
   fputs(record, out);
-  if (in)
-    fclose(in);
-  in = NULL;
   if (fclose(out)) {
     out = NULL;
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
@@ -94,8 +92,6 @@ int calibration_save(const char *path, const ws_calibration_record *rec,
   }
   return 0;
 fail:
-  if (in)
-    fclose(in);
   if (out)
     fclose(out);
   unlink(tmp);

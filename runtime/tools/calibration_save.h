@@ -1,4 +1,4 @@
-/* calibration_save.h — ws-sbmeasure --save: put this CPU's record into the
+/* calibration_save.h — ws-calibrate: put this CPU's record into the
  * calibration file the runtime reads (runtime/src/cpu_calibration.h). */
 #ifndef WS_CALIBRATION_SAVE_H
 #define WS_CALIBRATION_SAVE_H

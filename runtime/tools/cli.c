@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "cli.h"
 
 const char *cli_tool = "ws-tool";
@@ -79,6 +80,23 @@ bad:
   cli_usage_error("%s=%s is not valid: expected a list like 1-8,10,12 of "
                   "integers from %u to %u",
                   opt, s, lo, hi);
+}
+
+void cli_cpus(const char *opt, const char *s, int cpus[2]) {
+  const char *comma = strchr(s, ',');
+  if (!comma || comma == s || strchr(comma + 1, ','))
+    cli_usage_error("%s=%s is not valid: expected two CPUs, A,B", opt, s);
+  char a[32];
+  snprintf(a, sizeof a, "%.*s", (int)(comma - s), s);
+  cpus[0] = (int)cli_uint(opt, a, 0, 65535);
+  cpus[1] = (int)cli_uint(opt, comma + 1, 0, 65535);
+  if (cpus[0] == cpus[1])
+    cli_usage_error("%s=%s: the worker and the thief need two CPUs", opt, s);
+}
+
+void cli_default_cpus(int cpus[2]) {
+  cpus[0] = allowed_cpu(0);
+  cpus[1] = allowed_cpu(1);
 }
 
 const char *cli_getenv(const char *name, void *ctx) {

@@ -19,6 +19,13 @@ uint64_t cli_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi);
 unsigned cli_list(const char *opt, const char *s, unsigned lo, unsigned hi,
                   unsigned *out, unsigned max);
 
+/* "A,B": two different CPUs (the tools' worker and thief), else a usage
+ * error naming opt. */
+void cli_cpus(const char *opt, const char *s, int cpus[2]);
+
+/* The first two CPUs this process may run on (-1 where there is none). */
+void cli_default_cpus(int cpus[2]);
+
 /* getenv as a ws_env_lookup (env.h), for ws_calibration_path. */
 const char *cli_getenv(const char *name, void *ctx);
 

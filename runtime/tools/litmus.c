@@ -25,9 +25,9 @@ typedef struct command {
 } command;
 
 struct litmus {
-  ws_dq q;
+  dut *d;   /* the queue: the runtime's FF-THE deque and its tasks */
+  ws_dq *q; /* its T, H and slots, for the paper's take and steal */
   command cmd;
-  ws_slot slots[LITMUS_TASKS];
   int64_t t_seen[LITMUS_TASKS]; /* thief: the T it read when it stole h */
   line lines[LITMUS_MAX_L];     /* the worker's L stores go here */
   pthread_t thief;
@@ -56,10 +56,10 @@ static void *thief_main(void *arg) {
     /* Fig. 9: steal until the queue says ABORT (or EMPTY, which FF-THE's
      * steal reports first when it sees no task at all). */
     ws_slot *T;
-    while ((r = litmus_ffthe_steal(&lt->q, delta, &T)) != WS_ABORT &&
+    while ((r = litmus_ffthe_steal(lt->q, delta, &T)) != WS_ABORT &&
            r != WS_EMPTY) {
-      highest = r - lt->slots;
-      lt->t_seen[highest] = T - lt->slots;
+      highest = dut_task_id(lt->d, r);
+      lt->t_seen[highest] = dut_slot_index(lt->d, T);
       stolen++;
     }
     lt->cmd.stolen = stolen;
@@ -84,21 +84,36 @@ static inline __attribute__((always_inline)) void l_stores(line *lines,
                    : "memory", "cc");
 }
 
+/* Exactly L stores where ws-anticoalesce puts its own: store k to line
+ * (k + 1) mod WS_SCRATCH_LINES of the thread's ws_tls_scratch (line 0 is
+ * the runtime take's anti-coalescing store), volatile as the pass emits
+ * them (deque_under_test.c pads the runtime's take the same way). */
+static inline __attribute__((always_inline)) void scratch_stores(unsigned L) {
+  for (unsigned k = 0; k < L; k++)
+    ws_tls_scratch[((k + 1) % WS_SCRATCH_LINES) * 8] = k;
+}
+
 /* Fig. 9's worker; returns how many tasks it took: 511, 510, ... down.
  * Its only stores on the way are the take's T := t and the L stores, as
  * docs/bounded-tso.md shows in the machine code: the count lives in a
  * register and nothing is called but the conflict path. */
-__attribute__((noinline)) static int64_t worker_take_all(ws_dq *q,
-                                                         line *lines,
-                                                         unsigned L) {
+__attribute__((noinline)) static int64_t worker_take_all(ws_dq *q, ws_slot *tail,
+                                                         line *lines, dut_pad pad) {
   int64_t taken = 0;
-  for (ws_slot *t = q->end - 1;; t--) {
+  for (ws_slot *t = tail - 1;; t--) {
     if (litmus_ffthe_take(q, t)) /* the queue is empty */
       break;
     taken++;
-    l_stores(lines, L, taken);
+    if (pad.kind == DUT_PAD_LINES)
+      l_stores(lines, pad.n, taken);
+    else
+      scratch_stores(pad.n);
   }
   return taken;
+}
+
+unsigned litmus_x(litmus_take take, unsigned L) {
+  return L + (take == LITMUS_TAKE_RUNTIME ? dut_take_stores(DUT_FFTHE) : 0);
 }
 
 litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
@@ -109,19 +124,25 @@ litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
     return NULL;
   }
   memset(lt, 0, sizeof *lt);
-  lt->q.base = lt->slots;
-  lt->q.end = lt->slots + LITMUS_TASKS;
+  lt->d = dut_new(DUT_FFTHE, LITMUS_TASKS, err, errlen);
+  if (!lt->d) {
+    free(lt);
+    return NULL;
+  }
+  lt->q = dut_deque(lt->d);
   lt->thief_cpu = thief_cpu;
   atomic_init(&lt->cmd.done, UINT64_MAX - 1); /* the thief is not up yet */
   if (pin_self_to_cpu(worker_cpu)) {
     snprintf(err, errlen, "cannot run the worker on CPU %d: %s", worker_cpu,
              strerror(errno));
+    dut_free(lt->d);
     free(lt);
     return NULL;
   }
   int rc = pthread_create(&lt->thief, NULL, thief_main, lt);
   if (rc) {
     snprintf(err, errlen, "cannot start the thief thread: %s", strerror(rc));
+    dut_free(lt->d);
     free(lt);
     return NULL;
   }
@@ -132,25 +153,31 @@ litmus *litmus_start(int worker_cpu, int thief_cpu, char *err, size_t errlen) {
     snprintf(err, errlen, "cannot run the thief on CPU %d: %s", thief_cpu,
              strerror(lt->thief_error));
     pthread_join(lt->thief, NULL);
+    dut_free(lt->d);
     free(lt);
     return NULL;
   }
   return lt;
 }
 
-void litmus_point(litmus *lt, unsigned L, int64_t delta, uint64_t runs,
-                  int stop_at_incorrect, litmus_result *out) {
+void litmus_point(litmus *lt, litmus_take take, dut_pad pad, int64_t delta,
+                  uint64_t runs, int stop_at_incorrect, litmus_result *out) {
   memset(out, 0, sizeof *out);
   lt->cmd.delta = delta;
+  int64_t x = litmus_x(take, pad.n);
   uint64_t seq = atomic_load_explicit(&lt->cmd.done, ws_relaxed);
   for (uint64_t run = 0; run < runs; run++) {
-    /* A full queue: T = 512, H = 0 (the slots never change). */
-    atomic_store_explicit(&lt->q.T, lt->q.end, ws_relaxed);
-    atomic_store_explicit(&lt->q.H, ws_th_pack(0, lt->q.base), ws_relaxed);
-    atomic_store_explicit(&lt->q.lock, 0, ws_relaxed);
+    /* A full queue: tasks 0..511 in slots 0..511, pushed by the runtime's
+     * push onto the deque its reset left empty at slot 0. */
+    dut_settle(lt->d);
+    for (uint32_t i = 0; i < LITMUS_TASKS; i++)
+      dut_push(lt->d, i);
     /* seq_cst: the reset is in memory before the thief can start. */
     atomic_store_explicit(&lt->cmd.seq, ++seq, ws_seq_cst);
-    int64_t taken = worker_take_all(&lt->q, lt->lines, L);
+    uint64_t idsum;
+    int64_t taken = take == LITMUS_TAKE_RUNTIME
+                        ? dut_take_run(lt->d, LITMUS_TASKS, pad, &idsum)
+                        : worker_take_all(lt->q, dut_tail(lt->d), lt->lines, pad);
     int64_t lowest = LITMUS_TASKS - taken;
     while (atomic_load_explicit(&lt->cmd.done, ws_acquire) != seq)
       ws_cpu_relax();
@@ -164,7 +191,7 @@ void litmus_point(litmus *lt, unsigned L, int64_t delta, uint64_t runs,
     out->duplicates += (uint64_t)twice;
     for (int64_t h = lowest; h <= highest; h++) {
       int64_t pending = lt->t_seen[h] - h; /* T stores not yet in memory */
-      uint64_t passed = (uint64_t)(pending * ((int64_t)L + 1) - (int64_t)L);
+      uint64_t passed = (uint64_t)(pending * (x + 1) - x);
       if (pending > 0 && passed > out->max_passed)
         out->max_passed = passed;
     }
@@ -176,5 +203,6 @@ void litmus_point(litmus *lt, unsigned L, int64_t delta, uint64_t runs,
 void litmus_stop(litmus *lt) {
   atomic_store_explicit(&lt->cmd.seq, UINT64_MAX, ws_seq_cst);
   pthread_join(lt->thief, NULL);
+  dut_free(lt->d);
   free(lt);
 }

@@ -1,10 +1,16 @@
 /*
  * ws-litmus — the TSO[S] litmus test of paper 000 §7.3 (Figs. 8, 9).  For
  * each (L, delta) of a grid it runs the worker/thief test of litmus.h many
- * times and reports, like Fig. 8, for each alpha = ceil(S / (L + 1)) and
+ * times and reports, like Fig. 8, for each alpha = ceil(S / (x + 1)) and
  * delta whether every run was correct.  TSO[S] allows incorrect runs only
  * below the bound, delta < alpha; an incorrect run at or above it refutes
  * TSO[S] for this machine, and the exit status says so.
+ *
+ * The worker takes with the runtime's own take, which makes one store
+ * besides T := t (its anti-coalescing store), so x = L + 1: S is tested
+ * as the runtime uses it.  --take=mirror is the paper's take with T := t
+ * alone (x = L), whose L = 0 shows stores to T coalescing (§7.3);
+ * --pad=scratch makes the L stores as ws-anticoalesce inserts them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affinity.h"
 #include "cli.h"
 #include "env.h"
 #include "litmus.h"
@@ -32,6 +37,8 @@ typedef struct options {
   int cpus[2];
   const char *plot;
   int stop; /* stop at the first run that refutes TSO[S] */
+  litmus_take take;
+  dut_pad_kind pad;
 } options;
 
 typedef struct point {
@@ -46,7 +53,7 @@ static const char usage[] =
     "  --S=N|auto          the supposed bound (default auto: what the runtime\n"
     "                      resolves without WS_STORE_BUFFER); 0 is SC\n"
     "  --L=LIST            stores between takes, e.g. 1-16,20,24 (default:\n"
-    "                      1-16, then every 8 up to 64, every 16 up to S)\n"
+    "                      0-16, then every 8 up to 64, every 16 up to S)\n"
     "  --delta=LIST|bound  deltas to try; bound: delta = alpha only, the\n"
     "                      tightest that TSO[S] must get right (default:\n"
     "                      1 .. alpha+1 for each L)\n"
@@ -54,12 +61,19 @@ static const char usage[] =
     "  --cpus=A,B          worker and thief CPUs (default: the first two)\n"
     "  --plot=FILE.png     draw the Fig. 8 view (gnuplot)\n"
     "  --stop              stop at the first run that refutes TSO[S]\n"
+    "  --take=T            runtime: the runtime's own take (the default), which\n"
+    "                      also makes its anti-coalescing store, so x = L + 1;\n"
+    "                      mirror: the paper's (Fig. 9), T := t alone, x = L\n"
+    "  --pad=P             the L stores: lines, to L distinct lines (the\n"
+    "                      default); scratch, as ws-anticoalesce inserts them\n"
+    "                      (store k to scratch line (k+1) mod 8)\n"
     "Output: CSV (L,alpha,delta,runs,incorrect,duplicates,max_passed) and\n"
     "'#' lines.  Exit status: 0 TSO[S] not refuted, 1 refuted or error,\n"
     "2 bad usage.\n";
 
-static unsigned alpha_of(uint32_t S, unsigned L) {
-  return (unsigned)(((uint64_t)S + L) / ((uint64_t)L + 1)); /* ceil(S/(L+1)) */
+/* ceil(S / (x + 1)), x the stores between two stores to T */
+static unsigned alpha_of(uint32_t S, unsigned x) {
+  return (unsigned)(((uint64_t)S + x) / ((uint64_t)x + 1));
 }
 
 static void resolve_S(options *o) {
@@ -72,7 +86,7 @@ static void resolve_S(options *o) {
 
 static void default_L(options *o) {
   o->nL = 0;
-  for (unsigned L = 1; L <= 16 && L < LITMUS_MAX_L; L++)
+  for (unsigned L = 0; L <= 16 && L < LITMUS_MAX_L; L++)
     o->L[o->nL++] = L;
   for (unsigned L = 24; L <= 64 && L <= o->S; L += 8)
     o->L[o->nL++] = L;
@@ -84,18 +98,18 @@ static options parse(int argc, char **argv) {
   options o;
   memset(&o, 0, sizeof o);
   o.runs = 10000;
-  o.cpus[0] = allowed_cpu(0);
-  o.cpus[1] = allowed_cpu(1);
+  o.take = LITMUS_TAKE_RUNTIME;
+  cli_default_cpus(o.cpus);
   const char *S = "auto", *L = NULL;
-  enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, HELP };
+  enum { OPT_S = 256, OPT_L, DELTA, RUNS, CPUS, PLOT, STOP, TAKE, PAD, HELP };
   static const struct option longs[] = {
       {"S", required_argument, 0, OPT_S},    {"L", required_argument, 0, OPT_L},
       {"delta", required_argument, 0, DELTA}, {"runs", required_argument, 0, RUNS},
       {"cpus", required_argument, 0, CPUS},   {"plot", required_argument, 0, PLOT},
-      {"stop", no_argument, 0, STOP},         {"help", no_argument, 0, HELP},
+      {"stop", no_argument, 0, STOP},         {"take", required_argument, 0, TAKE},
+      {"pad", required_argument, 0, PAD},     {"help", no_argument, 0, HELP},
       {0, 0, 0, 0}};
   int c;
-  unsigned two[2];
   opterr = 0;
   while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
     switch (c) {
@@ -106,22 +120,19 @@ static options parse(int argc, char **argv) {
       o.ndelta = o.at_bound ? 0 : cli_list("--delta", optarg, 0, 1u << 20, o.delta, MAX_LIST);
       break;
     case RUNS: o.runs = cli_uint("--runs", optarg, 1, 1000000000); break;
-    case CPUS: {
-      const char *comma = strchr(optarg, ',');
-      if (!comma || comma == optarg || strchr(comma + 1, ','))
-        cli_usage_error("--cpus=%s is not valid: expected two CPUs, A,B", optarg);
-      char a[32];
-      snprintf(a, sizeof a, "%.*s", (int)(comma - optarg), optarg);
-      two[0] = (unsigned)cli_uint("--cpus", a, 0, 65535);
-      two[1] = (unsigned)cli_uint("--cpus", comma + 1, 0, 65535);
-      if (two[0] == two[1])
-        cli_usage_error("--cpus=%s: the worker and the thief need two CPUs", optarg);
-      o.cpus[0] = (int)two[0];
-      o.cpus[1] = (int)two[1];
-      break;
-    }
+    case CPUS: cli_cpus("--cpus", optarg, o.cpus); break;
     case PLOT: o.plot = optarg; break;
     case STOP: o.stop = 1; break;
+    case TAKE:
+      if (strcmp(optarg, "mirror") && strcmp(optarg, "runtime"))
+        cli_usage_error("--take=%s is not valid: expected mirror or runtime", optarg);
+      o.take = strcmp(optarg, "runtime") ? LITMUS_TAKE_MIRROR : LITMUS_TAKE_RUNTIME;
+      break;
+    case PAD:
+      if (strcmp(optarg, "lines") && strcmp(optarg, "scratch"))
+        cli_usage_error("--pad=%s is not valid: expected lines or scratch", optarg);
+      o.pad = strcmp(optarg, "scratch") ? DUT_PAD_LINES : DUT_PAD_SCRATCH;
+      break;
     case HELP: fputs(usage, stdout); exit(0);
     default:
       cli_usage_error("unknown option or missing value: %s", argv[optind - 1]);
@@ -166,7 +177,7 @@ static void print_view(const point *p, size_t n) {
       alphas[j] = alphas[j - 1];
       alphas[j - 1] = t;
     }
-  printf("# Fig. 8 view: rows delta, columns alpha = ceil(S/(L+1)); o all runs "
+  printf("# Fig. 8 view: rows delta, columns alpha = ceil(S/(x+1)); o all runs "
          "correct, X some incorrect, . not run\n");
   for (int64_t d = dmax; d >= 0; d--) {
     int any = 0;
@@ -211,7 +222,7 @@ static int draw(const options *o, const point *p, size_t n) {
   fprintf(s,
           "set terminal pngcairo size 800,700\nset output '%s'\n"
           "set title 'TSO[%u] litmus test (paper 000 Figs. 8, 9), %llu runs per point'\n"
-          "set xlabel 'alpha = ceil(S / (L + 1))'\nset ylabel 'delta'\n"
+          "set xlabel 'alpha = ceil(S / (x + 1))'\nset ylabel 'delta'\n"
           "set grid\nset key left top\nset xrange [0:%u]\nset yrange [-0.5:%lld]\n"
           "set size ratio -1\n",
           o->plot, o->S, (unsigned long long)o->runs, amax + 1,
@@ -262,7 +273,8 @@ int main(int argc, char **argv) {
   }
   size_t cap = 0;
   for (unsigned i = 0; i < o.nL; i++)
-    cap += o.ndelta ? o.ndelta : o.at_bound ? 1 : alpha_of(o.S, o.L[i]) + 1;
+    cap += o.ndelta ? o.ndelta
+                    : o.at_bound ? 1 : alpha_of(o.S, litmus_x(o.take, o.L[i])) + 1;
   point *p = calloc(cap ? cap : 1, sizeof *p);
   if (!p) {
     fprintf(stderr, "ws-litmus: out of memory\n");
@@ -271,19 +283,27 @@ int main(int argc, char **argv) {
   printf("# ws-litmus: TSO[%u] (S from %s); worker on CPU %d, thief on CPU %d; "
          "%llu runs per point\n",
          o.S, o.S_source, o.cpus[0], o.cpus[1], (unsigned long long)o.runs);
+  printf("# take: %s; L stores: %s; alpha = ceil(S/(x+1)), x = %s\n",
+         o.take == LITMUS_TAKE_RUNTIME
+             ? "the runtime's __ws_take_ffthe (T := t, then its anti-coalescing store)"
+             : "the paper's (T := t, no other store)",
+         o.pad == DUT_PAD_SCRATCH ? "to ws-anticoalesce's scratch lines, (k+1) mod 8"
+                                  : "to L distinct lines",
+         o.take == LITMUS_TAKE_RUNTIME ? "L + 1" : "L");
   printf("L,alpha,delta,runs,incorrect,duplicates,max_passed\n");
   size_t n = 0;
   uint64_t refuting_runs = 0, bound_runs = 0, max_passed = 0;
   size_t refuting_points = 0;
   for (unsigned i = 0; i < o.nL && !(o.stop && refuting_points); i++) {
-    unsigned L = o.L[i], alpha = alpha_of(o.S, L);
+    unsigned L = o.L[i], alpha = alpha_of(o.S, litmus_x(o.take, L));
+    dut_pad pad = {o.pad, L};
     unsigned nd = o.ndelta ? o.ndelta : o.at_bound ? 1 : alpha + 1;
     for (unsigned j = 0; j < nd && !(o.stop && refuting_points); j++) {
       point *q = &p[n++];
       q->L = L;
       q->alpha = alpha;
       q->delta = o.ndelta ? o.delta[j] : o.at_bound ? alpha : (int64_t)j + 1;
-      litmus_point(lt, L, q->delta, o.runs, o.stop && q->delta >= (int64_t)alpha,
+      litmus_point(lt, o.take, pad, q->delta, o.runs, o.stop && q->delta >= (int64_t)alpha,
                    &q->r);
       printf("%u,%u,%lld,%llu,%llu,%llu,%llu\n", L, alpha, (long long)q->delta,
              (unsigned long long)q->r.runs, (unsigned long long)q->r.incorrect,

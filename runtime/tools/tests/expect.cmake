@@ -5,12 +5,18 @@ cmake_minimum_required(VERSION 3.20)
 #   -DUNSET=<VAR;...>         environment to remove (optional)
 #   -DRC=<n;...>              acceptable exit statuses
 #   -DMATCH=<regex;...>       each must match stdout+stderr (optional)
-#   -DRECORD=<sb_record;S;file>  first write this CPU's record with S to file
+#   -DRECORD=<sb_record;S;file[;unvalidated]>  first write this CPU's record
+#                             with S to file
 if(RECORD)
   list(GET RECORD 0 tool)
   list(GET RECORD 1 s)
   list(GET RECORD 2 file)
-  execute_process(COMMAND ${tool} ${s} OUTPUT_FILE ${file} RESULT_VARIABLE r)
+  set(form)
+  list(LENGTH RECORD n)
+  if(n GREATER 3)
+    list(GET RECORD 3 form)
+  endif()
+  execute_process(COMMAND ${tool} ${s} ${form} OUTPUT_FILE ${file} RESULT_VARIABLE r)
   if(NOT r EQUAL 0)
     message(FATAL_ERROR "could not write the calibration record (${r})")
   endif()

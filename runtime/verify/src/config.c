@@ -13,6 +13,14 @@ int vf_delta_bound(const vf_config *cfg) {
   return (cap + cfg->x) / (cfg->x + 1);
 }
 
+const char *vf_delta_name(int delta, char *buf, size_t n) {
+  if (delta == VF_DELTA_INF)
+    snprintf(buf, n, "inf");
+  else
+    snprintf(buf, n, "%d", delta);
+  return buf;
+}
+
 static int number(const char *s, int lo, int hi, int *out) {
   char *end;
   long v = strtol(s, &end, 10);
@@ -36,6 +44,7 @@ static const struct {
     {"--no-reset-allstolen", DROP_RESET_ALLSTOLEN, "the reset's allstolen"},
     {"--no-reset", DROP_RESET, "the reset after a join"},
     {"--no-quiesce", DROP_QUIESCE, "quiesce when the worker stops"},
+    {"--no-barrier", DROP_BARRIER, "barrier forced on the owner"},
 };
 #define NDROPS (int)(sizeof drops / sizeof drops[0])
 
@@ -179,18 +188,19 @@ static void usage_line(char *buf, size_t n) {
     used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
                              m == vf_models ? "" : "|", m->v->name);
   snprintf(buf + used, used < n ? n - used : 0,
-           " [--S=1..8] [--x=0..4] [--delta=N|bound|bound-N] [--tasks=1..6 | "
+           " [--S=1..8] [--x=0..4] [--delta=N|bound|bound-N|inf] [--tasks=1..6 | "
            "--script=pt[pt]..] [--thieves=1..3] [--steals=1..3] "
            "[--buffer=plain|b|coalesce] [--no-fence] [--no-anticoalesce] "
            "[--no-reset-tag] [--no-take-tag] [--no-reset-lock] "
-           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--strict-peek] "
+           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--no-barrier] "
+           "[--strict-peek] "
            "[--expect=safe|violation] [--max-states=N] [--quiet]\n"
            "       ws-verify --check-source=RUNTIME_SRC_DIR");
 }
 
 int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
                   const char **srcdir, char *err, size_t n) {
-  char usage[768];
+  char usage[1024];
   usage_line(usage, sizeof usage);
   memset(cfg, 0, sizeof *cfg);
   cfg->S = 2;
@@ -304,6 +314,8 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
   int bound = vf_delta_bound(cfg);
   if (!strcmp(delta, "bound")) {
     cfg->delta = bound;
+  } else if (!strcmp(delta, "inf")) {
+    cfg->delta = VF_DELTA_INF; /* no S trusted: no T - delta > h */
   } else if (!strncmp(delta, "bound-", 6)) {
     int k;
     if (number(delta + 6, 0, bound, &k)) {
@@ -313,7 +325,7 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
     }
     cfg->delta = bound - k;
   } else if (number(delta, 0, 64, &cfg->delta)) {
-    snprintf(err, n, "bad value in '--delta=%s' (a number, bound or bound-N)",
+    snprintf(err, n, "bad value in '--delta=%s' (a number, bound, bound-N or inf)",
              delta);
     return -1;
   }

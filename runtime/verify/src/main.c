@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
   vf_config cfg;
   int expect;
   const char *srcdir;
-  char err[1024];
+  char err[2048];
   int rc = vf_parse_args(argc, argv, &cfg, &expect, &srcdir, err, sizeof err);
   if (rc) {
     fprintf(rc < 0 ? stderr : stdout, "%s%s\n", rc < 0 ? "ws-verify: " : "", err);
@@ -26,11 +26,11 @@ int main(int argc, char **argv) {
   vf_result r = vf_explore(&cfg);
   /* A run in which no steal ever succeeds proves nothing about stealing. */
   int vacuous = !r.violation && !r.limit_hit && !vf_saw_steal;
-  char dropped[128];
+  char dropped[128], delta[16];
   vf_drop_names(cfg.drop, dropped, sizeof dropped);
-  printf("%s S=%d x=%d delta=%d buffer=%s%s%s script=%s thieves=%d steals=%d "
+  printf("%s S=%d x=%d delta=%s buffer=%s%s%s script=%s thieves=%d steals=%d "
          "expect=%s: %s, %ld states, %ld transitions, %ld final states, %.2f s\n",
-         cfg.v->name, cfg.S, cfg.x, cfg.delta,
+         cfg.v->name, cfg.S, cfg.x, vf_delta_name(cfg.delta, delta, sizeof delta),
          cfg.buffer == BUF_PLAIN ? "plain" : cfg.buffer == BUF_B ? "b" : "coalesce",
          dropped, cfg.strict_peek ? " strict-peek" : "",
          cfg.script, cfg.thieves, cfg.steals,

@@ -2,22 +2,15 @@
  * model_ffthe.c — runtime/src/ffthe.h (the take) and deque_ffthe.c, step by step (paper 000 §4,
  * Fig. 3): THE without the worker's fence; a thief steals slot h only when
  * T - delta > h.  take() makes the anti-coalescing store of §7.3 right
- * after it reads H, on both paths; --no-anticoalesce leaves it out.
+ * after it reads H, on both paths; --no-anticoalesce leaves it out.  The
+ * owner's steps (vf_ffthe_take_step) are FF-MB's owner too.
  */
 #include <stdio.h>
 
 #include "model_tailhead.h"
 
 enum {
-  TAKE_STORE_T = TH_FIRST_FREE,
-  TAKE_LOAD_H,
-  TAKE_ANTICOALESCE,
-  CONFLICT_LOCK,
-  CONFLICT_LOAD_H,
-  CONFLICT_RESTORE_T,
-  CONFLICT_UNLOCK_STOLEN,
-  CONFLICT_UNLOCK,
-  STEAL_PEEK_T,
+  STEAL_PEEK_T = TH_FIRST_FREE,
   STEAL_PEEK_H,
   STEAL_LOCK,
   STEAL_LOAD_H,
@@ -29,24 +22,10 @@ enum {
 };
 
 #define F "deque_ffthe.c"
-#define FH "ffthe.h" /* the owner's take, shared with FF-MB */
 static const vf_step_info steps[NSTEPS] = {
     VF_TH_PUT_STEPS,
     VF_TH_RESET_STEPS,
-    [TAKE_STORE_T] = {"Fig.3 take  T := t (no fence)", FH, "ws_store_tail(q, t);"},
-    [TAKE_LOAD_H] = {"Fig.2a take  h := H", FH, "uint64_t H = ws_th_peek_head(q);"},
-    [TAKE_ANTICOALESCE] = {"§7.3 anti-coalescing store; Fig.2b l.3 if (t < h)", FH,
-                           "ws_anticoalesce_store(t);",
-                           "if (ws_likely(ws_th_at_or_above(t, H)))"},
-    [CONFLICT_LOCK] = {"Fig.2b l.4 lock()", F, "ws_th_lock(q);"},
-    [CONFLICT_LOAD_H] = {"Fig.2b l.5 if (H >= t + 1)", F,
-                         "if (!ws_th_at_or_above(t, atomic_load_explicit(&q->H, ws_relaxed))) {"},
-    [CONFLICT_RESTORE_T] = {"Fig.2b l.6 T := t + 1", F,
-                            "atomic_store_explicit(&q->T, t + 1, ws_relaxed);"},
-    [CONFLICT_UNLOCK_STOLEN] = {"Fig.2b l.7-8 unlock(); return EMPTY", F,
-                                "ws_th_unlock(q);"},
-    [CONFLICT_UNLOCK] = {"Fig.2b l.10-12 unlock(); return tasks[t]", F,
-                         "ws_th_unlock(q);"},
+    VF_FFTHE_TAKE_STEPS,
     [STEAL_PEEK_T] = {"(runtime) look before locking: T", F,
                       "int64_t avail = ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),"},
     [STEAL_PEEK_H] = {"(runtime) avail <= 0: EMPTY (a hint); avail <= δ: ABORT", F,
@@ -65,47 +44,53 @@ static const vf_step_info steps[NSTEPS] = {
                       "ws_th_unlock(q);"},
 };
 
-static int step(vf_ctx *c) {
-  vf_thread *w = c->th; /* the worker in push/take/reset, a thief in steal */
-  int delta = c->cfg->delta;
+/* ffthe_take and ws_ffthe_take_conflict: the owner FF-MB shares. */
+int vf_ffthe_take_step(vf_ctx *c) {
+  vf_thread *w = c->th;
   switch (w->pc) {
   /* ffthe_take */
-  case TAKE_STORE_T: /* T := t, no fence */
+  case FFT_TAKE_STORE_T: /* T := t, no fence */
     if (!vf_store(c, A_T, vf_slot(c)))
       return STEP_BLOCKED;
     vf_announce_take(c);
-    return vf_goto(c, TAKE_LOAD_H);
-  case TAKE_LOAD_H:
+    return vf_goto(c, FFT_TAKE_LOAD_H);
+  case FFT_TAKE_LOAD_H:
     w->H = (int8_t)vf_load(c, A_H);
     if (!vf_dropped(c, DROP_ANTICOALESCE))
-      return vf_goto(c, TAKE_ANTICOALESCE);
+      return vf_goto(c, FFT_TAKE_ANTICOALESCE);
     if (vf_slot(c) >= VF_HEAD(w->H))
       return vf_take_return(c, 0);
-    return vf_goto(c, CONFLICT_LOCK);
-  case TAKE_ANTICOALESCE:
+    return vf_goto(c, FFT_CONFLICT_LOCK);
+  case FFT_TAKE_ANTICOALESCE:
     if (!vf_store(c, A_SCRATCH, vf_slot(c)))
       return STEP_BLOCKED;
     if (vf_slot(c) >= VF_HEAD(w->H))
       return vf_take_return(c, 0);
-    return vf_goto(c, CONFLICT_LOCK);
+    return vf_goto(c, FFT_CONFLICT_LOCK);
   /* ws_ffthe_take_conflict */
-  case CONFLICT_LOCK:
+  case FFT_CONFLICT_LOCK:
     if (!vf_th_lock(c))
       return STEP_BLOCKED;
-    return vf_goto(c, CONFLICT_LOAD_H);
-  case CONFLICT_LOAD_H:
+    return vf_goto(c, FFT_CONFLICT_LOAD_H);
+  case FFT_CONFLICT_LOAD_H:
     if (!(vf_slot(c) >= VF_HEAD(vf_load(c, A_H))))
-      return vf_goto(c, CONFLICT_RESTORE_T);
-    return vf_goto(c, CONFLICT_UNLOCK);
-  case CONFLICT_RESTORE_T:
+      return vf_goto(c, FFT_CONFLICT_RESTORE_T);
+    return vf_goto(c, FFT_CONFLICT_UNLOCK);
+  case FFT_CONFLICT_RESTORE_T:
     if (!vf_store(c, A_T, vf_slot(c) + 1))
       return STEP_BLOCKED;
-    return vf_goto(c, CONFLICT_UNLOCK_STOLEN);
-  case CONFLICT_UNLOCK_STOLEN:
-  case CONFLICT_UNLOCK:
+    return vf_goto(c, FFT_CONFLICT_UNLOCK_STOLEN);
+  default: /* FFT_CONFLICT_UNLOCK_STOLEN, FFT_CONFLICT_UNLOCK */
     if (!vf_th_unlock(c))
       return STEP_BLOCKED;
-    return vf_take_return(c, w->pc == CONFLICT_UNLOCK_STOLEN);
+    return vf_take_return(c, w->pc == FFT_CONFLICT_UNLOCK_STOLEN);
+  }
+}
+
+static int step(vf_ctx *c) {
+  vf_thread *w = c->th; /* the worker in push/take/reset, a thief in steal */
+  int delta = c->cfg->delta;
+  switch (w->pc) {
   /* ffthe_steal */
   case STEAL_PEEK_T: /* C leaves the order of the two loads open; as written */
     w->t = (int8_t)vf_load(c, A_T);
@@ -146,6 +131,8 @@ static int step(vf_ctx *c) {
       return STEP_BLOCKED;
     return vf_steal_return(c, w->ret, w->h);
   default:
+    if (w->pc >= FFT_TAKE_STORE_T)
+      return vf_ffthe_take_step(c);
     return vf_th_step(c);
   }
 }
@@ -160,7 +147,7 @@ const vf_variant vf_ffthe = {
     .relaxed = 1,
     .drops = DROP_ANTICOALESCE | DROP_RESET_LOCK | DROP_RESET,
     .put_pc = TH_PUT_STORE_T,
-    .take_pc = TAKE_STORE_T,
+    .take_pc = FFT_TAKE_STORE_T,
     .steal_pc = STEAL_PEEK_T,
     .reset_pc = TH_RESET_LOCK,
     .steps = steps,

@@ -1,8 +1,10 @@
 /*
  * model_tailhead.h — the steps the Fig. 2a deques share: put() and the
- * locked reset (runtime/src/tailhead.h, tailhead.c) of THE, FF-THE and
- * THEP, and Chase-Lev's conflict path and reset (deque_cl.c), which FF-CL
- * calls too.  Each model numbers its own steps from TH_FIRST_FREE.
+ * locked reset (runtime/src/tailhead.h, tailhead.c) of THE, FF-THE, THEP
+ * and FF-MB, Chase-Lev's conflict path and reset (deque_cl.c), which FF-CL
+ * calls too, and FF-THE's take (ffthe.h, deque_ffthe.c's conflict path),
+ * which FF-MB's owner runs too.  Each model numbers its own steps from
+ * TH_FIRST_FREE.
  */
 #ifndef VF_MODEL_TAILHEAD_H
 #define VF_MODEL_TAILHEAD_H
@@ -25,6 +27,14 @@ enum {
   CL_RESET_LOAD_H,
   CL_RESET_STORE_T,
   CL_RESET_STORE_H,
+  FFT_TAKE_STORE_T,
+  FFT_TAKE_LOAD_H,
+  FFT_TAKE_ANTICOALESCE,
+  FFT_CONFLICT_LOCK,
+  FFT_CONFLICT_LOAD_H,
+  FFT_CONFLICT_RESTORE_T,
+  FFT_CONFLICT_UNLOCK_STOLEN,
+  FFT_CONFLICT_UNLOCK,
   TH_FIRST_FREE
 };
 
@@ -68,6 +78,29 @@ enum {
   [CL_RESET_STORE_H] = {"(runtime) reset: H := <tag+1, t>", CL_FILE,          \
                         "atomic_store_explicit(&q->H, ws_th_pack(ws_th_tag(H) + 1, t), ws_release);"}
 
+/* FF-THE's owner: ffthe_take (ffthe.h, shared by deque_ffthe.c and
+ * deque_ffmb.c) and ws_ffthe_take_conflict (deque_ffthe.c, which FF-MB's
+ * take calls too). */
+#define FFT_FILE "ffthe.h"
+#define FFT_CONFLICT_FILE "deque_ffthe.c"
+#define VF_FFTHE_TAKE_STEPS                                                    \
+  [FFT_TAKE_STORE_T] = {"Fig.3 take  T := t (no fence)", FFT_FILE,            \
+                        "ws_store_tail(q, t);"},                              \
+  [FFT_TAKE_LOAD_H] = {"Fig.2a take  h := H", FFT_FILE,                       \
+                       "uint64_t H = ws_th_peek_head(q);"},                   \
+  [FFT_TAKE_ANTICOALESCE] = {"§7.3 anti-coalescing store; Fig.2b l.3 if (t < h)", \
+                             FFT_FILE, "ws_anticoalesce_store(t);",           \
+                             "if (ws_likely(ws_th_at_or_above(t, H)))"},      \
+  [FFT_CONFLICT_LOCK] = {"Fig.2b l.4 lock()", FFT_CONFLICT_FILE, "ws_th_lock(q);"}, \
+  [FFT_CONFLICT_LOAD_H] = {"Fig.2b l.5 if (H >= t + 1)", FFT_CONFLICT_FILE,   \
+                           "if (!ws_th_at_or_above(t, atomic_load_explicit(&q->H, ws_relaxed))) {"}, \
+  [FFT_CONFLICT_RESTORE_T] = {"Fig.2b l.6 T := t + 1", FFT_CONFLICT_FILE,     \
+                              "atomic_store_explicit(&q->T, t + 1, ws_relaxed);"}, \
+  [FFT_CONFLICT_UNLOCK_STOLEN] = {"Fig.2b l.7-8 unlock(); return EMPTY",      \
+                                  FFT_CONFLICT_FILE, "ws_th_unlock(q);"},     \
+  [FFT_CONFLICT_UNLOCK] = {"Fig.2b l.10-12 unlock(); return tasks[t]",        \
+                           FFT_CONFLICT_FILE, "ws_th_unlock(q);"}
+
 /* model_tailhead.c */
 int vf_th_step(vf_ctx *c); /* the TH_ steps */
 int vf_th_lock(vf_ctx *c);
@@ -76,5 +109,7 @@ int vf_th_claimed_below(const vf_state *s);
 void vf_th_show(const int8_t *mem); /* T and H, no newline */
 /* model_cl.c */
 int vf_cl_step(vf_ctx *c); /* the CL_ steps */
+/* model_ffthe.c */
+int vf_ffthe_take_step(vf_ctx *c); /* the FFT_ steps */
 
 #endif

@@ -52,26 +52,31 @@ static int check_steps(const char *srcdir, const char *who,
                        int *missing) {
   for (int pc = 0; pc < n; pc++) {
     const vf_step_info *info = &steps[pc];
-    if (!info->code)
-      continue;
-    char *text = slurp(srcdir, info->file);
-    if (!text) {
-      fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, info->file);
-      return -1;
-    }
-    const char *quotes[] = {info->code, info->cond};
-    for (int q = 0; q < 2 && quotes[q]; q++) {
-      char want[256];
-      snprintf(want, sizeof want, "%s", quotes[q]);
-      squeeze(want);
-      ++*checked;
-      if (!strstr(text, want)) {
-        printf("%s model: %s no longer contains: %s\n", who, info->file,
-               quotes[q]);
-        ++*missing;
+    struct {
+      const char *file, *quotes[3];
+    } sets[2] = {{info->file, {info->code, info->cond, NULL}},
+                 {info->also_file, {info->also[0], info->also[1], info->also[2]}}};
+    for (int k = 0; k < 2; k++) {
+      if (!sets[k].file || !sets[k].quotes[0])
+        continue;
+      char *text = slurp(srcdir, sets[k].file);
+      if (!text) {
+        fprintf(stderr, "ws-verify: cannot read %s/%s\n", srcdir, sets[k].file);
+        return -1;
       }
+      for (int q = 0; q < 3 && sets[k].quotes[q]; q++) {
+        char want[256];
+        snprintf(want, sizeof want, "%s", sets[k].quotes[q]);
+        squeeze(want);
+        ++*checked;
+        if (!strstr(text, want)) {
+          printf("%s model: %s no longer contains: %s\n", who, sets[k].file,
+                 sets[k].quotes[q]);
+          ++*missing;
+        }
+      }
+      free(text);
     }
-    free(text);
   }
   return 0;
 }

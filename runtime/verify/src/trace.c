@@ -92,11 +92,11 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
   vf_state s;
   char whybuf[VF_WHY];
   vf_initial_state(cfg, &s);
-  char dropped[128];
+  char dropped[128], delta[16];
   vf_drop_names(cfg->drop, dropped, sizeof dropped);
-  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%d, buffer=%s%s%s, "
+  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%s, buffer=%s%s%s, "
          "script %s, %d thie%s x %d steal%s):\n",
-         n, cfg->v->name, cfg->S, cfg->x, cfg->delta,
+         n, cfg->v->name, cfg->S, cfg->x, vf_delta_name(cfg->delta, delta, sizeof delta),
          cfg->buffer == BUF_PLAIN ? "plain" : cfg->buffer == BUF_B ? "b" : "coalesce",
          *dropped ? ", left out:" : "", dropped, cfg->script, cfg->thieves,
          cfg->thieves > 1 ? "ves" : "f", cfg->steals, cfg->steals > 1 ? "s" : "");
@@ -121,6 +121,12 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
       if (info->code)
         printf("%14s%s: %s%s%s\n", "", info->file, info->code,
                info->cond ? "  ...  " : "", info->cond ? info->cond : "");
+      if (info->also_file && info->also[0]) {
+        printf("%14s%s: %s", "", info->also_file, info->also[0]);
+        for (int q = 1; q < 3 && info->also[q]; q++)
+          printf("  ...  %s", info->also[q]);
+        printf("\n");
+      }
     } else {
       if (kind == 1)
         vf_drain(cfg, &s, tid, &note);

@@ -211,3 +211,34 @@ void vf_flush_b(vf_state *s, int tid, vf_note *note) {
   describe(note, "write B", &th->b, "-> memory");
   th->b = (vf_store){A_NONE, 0, 0};
 }
+
+/* A full memory barrier that another thread forces on thread tid (FF-MB's
+ * ws_barrier_victim: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), or the
+ * signal whose handler fences before it answers): B and then every entry
+ * of tid's store buffer reach memory, in order, as one action of the
+ * caller.  That the caller's later loads see them is what the system call
+ * (or the answer the caller waits for) guarantees. */
+void vf_barrier_on(vf_ctx *c, int tid) {
+  vf_thread *th = &c->s->th[tid];
+  char list[80] = "";
+  size_t used = 0;
+  if (th->b.addr != A_NONE) {
+    char a[24];
+    used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
+                             " B:%s=%d", vf_addr_name(th->b.addr, a, sizeof a), th->b.val);
+    to_memory(c->s, &th->b);
+    th->b = (vf_store){A_NONE, 0, 0};
+  }
+  for (int i = 0; i < th->nsb; i++) {
+    char a[24];
+    used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
+                             " %s=%d", vf_addr_name(th->sb[i].addr, a, sizeof a),
+                             th->sb[i].val);
+    to_memory(c->s, &th->sb[i]);
+    th->sb[i] = (vf_store){A_NONE, 0, 0};
+  }
+  th->nsb = 0;
+  if (c->note)
+    snprintf(c->note->access, sizeof c->note->access, "barrier on %s: [%s ] -> memory",
+             tid ? "a thief" : "the worker", list);
+}

@@ -160,8 +160,13 @@ enum vf_drop {
   DROP_RESET_LOCK = 16,      /* the, ffthe, thep: reset without the lock */
   DROP_RESET_ALLSTOLEN = 32, /* split: reset leaves allstolen as it is */
   DROP_RESET = 64,           /* every variant: no ops->reset after a join */
-  DROP_QUIESCE = 128         /* private: the worker stops without closing */
+  DROP_QUIESCE = 128,        /* private: the worker stops without closing */
+  DROP_BARRIER = 256         /* ffmb: the thief's barrier on the owner */
 };
+
+/* --delta=inf: no S is trusted (FF-MB's delta_validated = INT64_MAX), so
+ * no T - delta > h ever holds. */
+#define VF_DELTA_INF 1000
 
 typedef struct vf_variant vf_variant;
 
@@ -206,6 +211,10 @@ typedef struct vf_step_info {
   const char *file; /* runtime/src file of `code`, NULL for model-only steps */
   const char *code; /* the C statement, verbatim (checked by --check-source) */
   const char *cond; /* the condition the step decides, verbatim, or NULL */
+  /* Statements of a function the step calls and models as one action (FF-MB's
+   * barrier: membarrier.c), in also_file; checked like `code`. */
+  const char *also_file;
+  const char *also[3];
 } vf_step_info;
 
 struct vf_variant {
@@ -259,6 +268,7 @@ int vf_cas_ts(vf_ctx *c, int tail, int split);
 int vf_can_drain(const vf_config *cfg, const vf_thread *th);
 void vf_drain(const vf_config *cfg, vf_state *s, int tid, vf_note *note);
 void vf_flush_b(vf_state *s, int tid, vf_note *note);
+void vf_barrier_on(vf_ctx *c, int tid); /* thread tid's buffer and B to memory */
 const char *vf_addr_name(int addr, char *buf, size_t n);
 
 /* client.c: the scenario (programs of the worker and thieves) and the
@@ -310,6 +320,7 @@ int vf_check_source(const char *srcdir);
 int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
                   const char **srcdir, char *err, size_t n);
 int vf_delta_bound(const vf_config *cfg);
+const char *vf_delta_name(int delta, char *buf, size_t n); /* "inf" or the number */
 const char *vf_drop_names(unsigned drop, char *buf, size_t n);
 
 #endif
