@@ -12,14 +12,20 @@
  * its slot, run there by the thief, until the owner joins it.
  *
  * A worker that is not in the runtime answers nobody: the main thread
- * blocked in pthread_join while the calls of other threads wait for a
- * worker (submit.c).  A thief that waits while such calls are queued takes
- * its request back and goes to run them, unless the owner has claimed the
- * request (WS_REQUEST_ANSWERING): then the answer is on its way.
+ * blocked in pthread_join while the calls of other threads run on the
+ * workers (submit.c).  A thief takes its request back after a while, and
+ * at once when such calls are queued (it goes to run them), unless the
+ * owner has claimed the request (WS_REQUEST_ANSWERING): then the answer is
+ * on its way.  Waiting for queued calls alone is not enough: a thief
+ * leapfrogging at the join of a call already taken from the queue waits
+ * for its answer with nothing queued.
  */
 #include <sched.h>
 
 #include "worker.h"
+
+/* Spins a thief waits for an answer before it takes its request back. */
+#define WS_PRIVATE_PATIENCE (1u << 10)
 
 void ws_private_answer(ws_dq *q, ws_slot *head);
 void ws_private_answer_self(ws_slot *head);
@@ -86,7 +92,8 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
     if (++spins % 64 == 0 &&
-        atomic_load_explicit(&ws_rt.submitted, ws_relaxed)) {
+        (spins >= WS_PRIVATE_PATIENCE ||
+         atomic_load_explicit(&ws_rt.submitted, ws_relaxed))) {
       int mine = thief->id;
       if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
                                                   WS_NO_REQUEST, ws_acq_rel,
