@@ -4,8 +4,9 @@
 through ws_spawn by hand (reduce.c), issue 17.
 
 Runs build/examples/bin/reduce_serial, reduce_<build> and
-reduce_reducer_<build> (default builds: thep, split) on one worker and on
-two, interleaved (each repetition runs every configuration once,
+reduce_reducer_<build> (default builds: thep, split), and the oneTBB peer
+reduce_reducer_tbb (parallel_reduce) where it was built, on one worker and
+on two, interleaved (each repetition runs every configuration once,
 shuffled), and reports medians as ratios:
 
   T1/T_S            one worker against the serial elision of reduce
@@ -57,14 +58,18 @@ def main(argv):
     for p in progs:
         if not os.access(os.path.join(bindir, p), os.X_OK):
             sys.exit(f"reducebench: {bindir}/{p} not built (cmake --build {a.build})")
+    peer = "reduce_reducer_tbb"
+    if os.access(os.path.join(bindir, peer), os.X_OK):
+        progs.append(peer)
 
     configs = [("reduce_serial", 1)] + [(p, w) for p in progs[1:] for w in (1, 2)]
     runs = {c: [] for c in configs}
     rows = []
     failed = False
     for rep, (p, w) in runner.interleaved("reducebench", configs, a.reps, a.seed):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("WS_")}
-        env.update(WS_NUM_WORKERS=str(w), WS_STATS="1")
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("WS_") and k != "TBB_NUM_THREADS"}
+        env.update(WS_NUM_WORKERS=str(w), WS_STATS="1", TBB_NUM_THREADS=str(w))
         row = runner.run_one(os.path.join(bindir, p), args, env, 600)
         row.update(bench=p, size=" ".join(args) or "default", build=p, workers=w,
                    rep=rep + 1)
@@ -94,6 +99,10 @@ def main(argv):
         body.append([b, f"{med(h, 1) / ts:.3f}", f"{med(r, 1) / ts:.3f}",
                      f"{med(r, 1) / med(h, 1):.3f}", f"{med(h, 1) / med(h, 2):.2f}",
                      f"{med(r, 1) / med(r, 2):.2f}", f"{med(r, 2) / med(h, 2):.3f}"])
+    if peer in progs:
+        t = med(peer, 1)
+        body.append(["oneTBB parallel_reduce", "", f"{t / ts:.3f}", "", "",
+                     f"{t / med(peer, 2):.2f}", ""])
     load = os.getloadavg()
     described = machine.page_head(os.path.join(bindir, f"reduce_{builds[0]}"), args,
                                   None, argv)
@@ -102,7 +111,9 @@ def main(argv):
          "Written by `examples/harness/reducebench.py`.  Medians of "
          f"{a.reps} interleaved repetitions; one worker by CPU time, two by wall "
          f"time.  T_S = {ts:.3f} s.  Load average at the end: "
-         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.", "", described, "",
+         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.  The oneTBB row (where "
+         "built) has its parallel_reduce in the reducer columns, with "
+         "TBB_NUM_THREADS = workers.", "", described, "",
          "| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
         ["| " + " | ".join(c) + " |" for c in body]) + "\n"
     runner.write_report(os.path.join(a.out, "reducer.md"), text)
