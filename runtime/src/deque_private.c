@@ -18,14 +18,24 @@
  * owner has claimed the request (WS_REQUEST_ANSWERING): then the answer is
  * on its way.  Waiting for queued calls alone is not enough: a thief
  * leapfrogging at the join of a call already taken from the queue waits
- * for its answer with nothing queued.
+ * for its answer with nothing queued.  The while is a time, not a count of
+ * spins: an owner that the OS has descheduled answers late but answers,
+ * and on a loaded machine that takes longer than any spin count.
  */
 #include <sched.h>
+#include <time.h>
 
 #include "worker.h"
 
-/* Spins a thief waits for an answer before it takes its request back. */
-#define WS_PRIVATE_PATIENCE (1u << 10)
+/* How long a thief waits for an answer before it takes its request back
+ * (ns): several scheduler time slices. */
+#define WS_PRIVATE_PATIENCE_NS 50000000
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 void ws_private_answer(ws_dq *q, ws_slot *head);
 void ws_private_answer_self(ws_slot *head);
@@ -88,12 +98,14 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
     return expect == WS_REQUESTS_CLOSED ? WS_EMPTY : WS_ABORT;
   ws_slot *r;
   unsigned spins = 0;
+  uint64_t give_up = 0; /* set at the first yield: most answers come sooner */
   while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) ==
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
-    if (++spins % 64 == 0 &&
-        (spins >= WS_PRIVATE_PATIENCE ||
-         atomic_load_explicit(&ws_rt.submitted, ws_relaxed))) {
+    if (++spins % 64 == 0 && !give_up)
+      give_up = now_ns() + WS_PRIVATE_PATIENCE_NS;
+    if (spins % 64 == 0 && (atomic_load_explicit(&ws_rt.submitted, ws_relaxed) ||
+                            now_ns() >= give_up)) {
       int mine = thief->id;
       if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
                                                   WS_NO_REQUEST, ws_acq_rel,
