@@ -48,14 +48,14 @@ const vf_step_info vf_client_steps[C_NSTEPS] = {
     [C_JOIN_T] = {"(runtime) __ws_join: T := t + 1, spawn above the slot", SCHED,
                   "atomic_store_explicit(&w->dq->T, t + 1, ws_relaxed);"},
     [C_JOIN_WAIT] = {"(runtime) __ws_join: wait until the thief marks t DONE", SCHED,
-                     "uintptr_t st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);",
+                     "st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);",
                      "if (st & WS_TASK_DONE)"},
     [C_JOIN_CLEAR] = {"(runtime) __ws_join: the slot is ours again", SCHED,
                       "t->state = 0;"},
     [C_RUN_SLOT] = {"(runtime) ws_run_stolen: run the task in its slot", SCHED,
                     "t->run(t, tail);"},
     [C_RUN_DONE] = {"(runtime) ws_run_stolen: mark it DONE", SCHED,
-                    "__atomic_store_n(&t->state, (uintptr_t)self | WS_TASK_DONE, __ATOMIC_RELEASE);"},
+                    "__atomic_store_n(&t->state, (uintptr_t)left | WS_TASK_DONE, __ATOMIC_RELEASE);"},
 };
 
 int vf_nthreads(const vf_config *cfg) { return 1 + cfg->thieves; }
