@@ -26,6 +26,7 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 # The runtime reads these; a developer's own settings must not leak in.
 for var in ["WS_NUM_WORKERS", "WS_DEQUE", "WS_STORE_BUFFER", "WS_DEQUE_SIZE",
+            "WS_STACK_SIZE",
             "WS_STATS", "WS_CALIBRATION_FILE", "WS_SCALE_OUT", "WS_SCALE_CLOCK",
             "WS_SCALE_BURDEN", "WS_SCALE_WORKERS"]:
     config.environment.pop(var, None)
@@ -45,6 +46,7 @@ config.substitutions += [
     ("%ws-clang", os.path.join(bindir, "ws-clang")),
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")),
     ("%ws-run", "%s %s" % (config.python, os.path.join(tools, "ws-run.py"))),
+    ("%ws-variants", config.ws_variant_list),
     ("%ws-scale-check",
      "%s %s" % (config.python, os.path.join(tools, "ws-scale-check.py"))),
 ]

@@ -30,6 +30,17 @@ inline constexpr llvm::StringLiteral ChildBeginName = "__ws_child_begin";
 inline constexpr llvm::StringLiteral ChildEndName = "__ws_child_end";
 inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
 inline constexpr llvm::StringLiteral JoinName = "__ws_join";
+/// C++ exceptions across tasks (ws/abi.h, runtime/src/exceptions.cpp).
+inline constexpr llvm::StringLiteral TaskThrewName = "__ws_task_threw";
+inline constexpr llvm::StringLiteral ExceptionCaptureName = "__ws_exception_capture";
+inline constexpr llvm::StringLiteral ExceptionDropName = "__ws_exception_drop";
+inline constexpr llvm::StringLiteral ExceptionRethrowName = "__ws_exception_rethrow";
+/// The personality of the landing pads the lowering adds (the Itanium C++
+/// ABI's: its catch-all clause catches any exception).
+inline constexpr llvm::StringLiteral CxxPersonalityName = "__gxx_personality_v0";
+/// The personality of an entry point's cleanup where the function has none
+/// (C compiled with -fexceptions: no C++ runtime is linked).
+inline constexpr llvm::StringLiteral CPersonalityName = "__gcc_personality_v0";
 
 /// The asm string that marks the worker's T := t store of every take().
 inline constexpr llvm::StringLiteral TakeMarkerAsm = "# ws.take";
@@ -73,6 +84,8 @@ std::optional<AbiStoreKind> abiStoreKind(llvm::StringRef Helper);
 
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
+/// Metadata kind on a spawned call, once found (passes/SpawnCall.h).
+inline constexpr llvm::StringLiteral SpawnedCallMD = "ws.spawned";
 /// Metadata kind on the direct call of a task's body at its sync, when no
 /// thief took the task (ws-tre looks for these).
 inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";

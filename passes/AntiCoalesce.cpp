@@ -16,7 +16,9 @@
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "ws-anticoalesce"
 
@@ -45,6 +47,19 @@ static GlobalVariable *scratchLines(Module &M) {
   return GV;
 }
 
+/// Where the stores go: right after the take, or, for a take that is an
+/// invoke (a call the inliner put under a landing pad), at the start of its
+/// normal path, on an edge of its own.
+static Instruction *afterTake(Instruction &Take) {
+  auto *II = dyn_cast<InvokeInst>(&Take);
+  if (!II)
+    return Take.getNextNode();
+  BasicBlock *Normal = II->getNormalDest();
+  if (!Normal->getSinglePredecessor())
+    Normal = SplitEdge(II->getParent(), Normal);
+  return &*Normal->getFirstInsertionPt();
+}
+
 PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
   const StoreCountResult &SC = MAM.getResult<StoreCountAnalysis>(M);
   if (SC.Sites.empty())
@@ -70,7 +85,7 @@ PreservedAnalyses AntiCoalescePass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Scratch)
       break;
     unsigned Add = Need - Site.MinStores;
-    IRBuilder<> B(Site.Take->getNextNode());
+    IRBuilder<> B(afterTake(*Site.Take));
     B.SetCurrentDebugLocation(Site.Take->getDebugLoc());
     Value *Lines = B.CreateThreadLocalAddress(Scratch);
     // Line 0 takes the runtime's own anti-coalescing store (deque.h):

@@ -7,6 +7,7 @@
 #include "DeltaRecord.h"
 #include "Diagnose.h"
 #include "SpawnRegion.h"
+#include "TaskExceptions.h"
 #include "ViewReach.h"
 
 #include "ws/abi.h"
@@ -85,14 +86,23 @@ public:
 
 private:
   bool collect();
+  SpawnStack transfer(Instruction &I, SpawnStack St, bool Record);
   void analyzeStacks();
+  bool addUnwindCleanups();
   void markCyclicSites();
   void setUpTail();
   void redirectCalls();
+  void replaceInSites(Value *Old, Value *New);
   DebugLoc locationFor(Instruction *At) const;
   Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
   CallInst *emitTake(IRBuilderBase &B, Value *Slot);
-  void runChild(const SpawnSite &S, Value *Slot, Value *FromSlot, IRBuilderBase &B);
+  /// Where a copy of a body's call made in a block unwinds (null: a call).
+  using UnwindFor = function_ref<BasicBlock *(BasicBlock *CallBlock)>;
+  /// What becomes of an exception the marked copy caught, once the views
+  /// are put back: B ends the block.
+  using OnCaught = function_ref<void(IRBuilderBase &B, Value *Captured)>;
+  void runChild(const SpawnSite &S, Value *Slot, Value *FromSlot, IRBuilderBase &B,
+                UnwindFor Unwind, OnCaught Caught);
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
   void publishTail();
@@ -106,7 +116,12 @@ private:
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
   DenseMap<Instruction *, unsigned> SiteOfEnd;
-  SmallVector<CallInst *, 4> Syncs;
+  SmallVector<CallBase *, 4> Syncs; ///< calls, or invokes in a try block
+  SmallVector<CallInst *, 4> Ends;
+  /// Can an exception leave F (C++)?  Then its syncs pass on its tasks'.
+  bool MayThrow = false;
+  std::optional<TaskExceptions> Exceptions;
+  DenseMap<BasicBlock *, SpawnStack> In;
   /// Sync points (explicit syncs, returns, resumes) and their stacks.
   SmallVector<std::pair<Instruction *, SpawnStack>, 8> SyncPoints;
   bool Dynamic = false;
@@ -128,8 +143,10 @@ bool FunctionLowering::collect() {
       S.Index = Sites.size();
       S.Begin = cast<CallInst>(CB);
       Sites.push_back(S);
+    } else if (Callee->getName() == SpawnEndName) {
+      Ends.push_back(cast<CallInst>(CB));
     } else if (Callee->getName() == SyncName) {
-      Syncs.push_back(cast<CallInst>(CB));
+      Syncs.push_back(CB);
     }
   }
   bool OK = true;
@@ -144,28 +161,58 @@ bool FunctionLowering::collect() {
                         "another spawn (use the ws_spawn macro of <ws/ws.h>)");
       return false;
     }
-  return true;
+  // An end marker no spawn reaches: a stray or a second one.
+  for (CallInst *End : Ends)
+    if (!SiteOfEnd.count(End)) {
+      errorAt(*End, "stray __ws_spawn_end: it ends no ws_spawn (a second end "
+                    "marker, or one without a begin; use the ws_spawn macro "
+                    "of <ws/ws.h>)");
+      OK = false;
+    }
+  return OK;
+}
+
+/// Can Call unwind out of F while spawns are outstanding (and so needs a
+/// cleanup that syncs)?  Not the ws builtins (a sync's own exceptions come
+/// out once its tasks are back; the spawn markers never throw).
+static bool mayUnwind(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  if (!Call || Call->doesNotThrow() || Call->isInlineAsm())
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return !Callee || !is_contained({SpawnBeginName, SpawnEndName, SyncName},
+                                  Callee->getName());
+}
+
+/// The stack after I, given the stack before it; records sync points.
+SpawnStack FunctionLowering::transfer(Instruction &I, SpawnStack St,
+                                      bool Record) {
+  auto It = SiteOfEnd.find(&I);
+  if (It != SiteOfEnd.end()) {
+    if (St.K == SpawnStack::Known)
+      St.Sites.push_back(It->second);
+  } else if (is_contained(Syncs, &I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+    if (St.K != SpawnStack::Unreached)
+      St = SpawnStack{SpawnStack::Known, {}};
+  } else if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+  } else if (Record && MayThrow && St.K == SpawnStack::Unknown && mayUnwind(I)) {
+    Dynamic = true; // its cleanup will sync an unknown stack
+  }
+  return St;
 }
 
 /// Forward dataflow over the CFG: the sequence of outstanding spawns.
 void FunctionLowering::analyzeStacks() {
-  DenseMap<BasicBlock *, SpawnStack> In;
+  In.clear();
+  SyncPoints.clear();
+  Dynamic = false;
   auto Transfer = [&](BasicBlock &BB, SpawnStack St, bool Record) {
-    for (Instruction &I : BB) {
-      auto It = SiteOfEnd.find(&I);
-      if (It != SiteOfEnd.end()) {
-        if (St.K == SpawnStack::Known)
-          St.Sites.push_back(It->second);
-      } else if (is_contained(Syncs, &I)) {
-        if (Record)
-          SyncPoints.push_back({&I, St});
-        if (St.K != SpawnStack::Unreached)
-          St = SpawnStack{SpawnStack::Known, {}};
-      } else if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
-        if (Record)
-          SyncPoints.push_back({&I, St});
-      }
-    }
+    for (Instruction &I : BB)
+      St = transfer(I, St, Record);
     return St;
   };
   ReversePostOrderTraversal<Function *> RPO(&F);
@@ -188,6 +235,29 @@ void FunctionLowering::analyzeStacks() {
     Transfer(*BB, In[BB], true);
   for (auto &[At, St] : SyncPoints)
     Dynamic |= St.K == SpawnStack::Unknown;
+}
+
+/// A call that may throw while spawns are outstanding unwinds to a cleanup
+/// that syncs: an exception leaves no task behind.
+bool FunctionLowering::addUnwindCleanups() {
+  SmallVector<CallInst *, 8> Calls;
+  for (BasicBlock &BB : F) {
+    SpawnStack St = In.lookup(&BB);
+    for (Instruction &I : BB) {
+      bool Outstanding = St.K == SpawnStack::Unknown ||
+                         (St.K == SpawnStack::Known && !St.Sites.empty());
+      if (Outstanding && mayUnwind(I))
+        Calls.push_back(cast<CallInst>(&I));
+      St = transfer(I, St, /*Record=*/false);
+    }
+  }
+  if (Calls.empty())
+    return true;
+  if (!setCxxPersonality(F))
+    return false;
+  for (CallInst *Call : Calls)
+    replaceInSites(Call, addUnwindCleanup(*Call));
+  return true;
 }
 
 /// In a dynamic function a spawn inside a cycle needs a fresh descriptor
@@ -238,15 +308,18 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    CallBase *New = redirectToClone(*CB, Clone, loadTail(B));
-    // The spawns still to be emitted name their live-ins and result
-    // addresses directly (ws_spawn(a, f, g(x)) with g spawning).
-    for (SpawnSite &S : Sites) {
-      std::replace(S.LiveIns.begin(), S.LiveIns.end(), static_cast<Value *>(CB),
-                   static_cast<Value *>(New));
-      if (S.ResultPtr == CB)
-        S.ResultPtr = New;
-    }
+    replaceInSites(CB, redirectToClone(*CB, Clone, loadTail(B)));
+  }
+}
+
+/// The spawns still to be emitted name their live-ins and result addresses
+/// directly (ws_spawn(a, f, g(x))): a call replaced by another (redirected
+/// to a clone, made an invoke) must be replaced there too.
+void FunctionLowering::replaceInSites(Value *Old, Value *New) {
+  for (SpawnSite &S : Sites) {
+    std::replace(S.LiveIns.begin(), S.LiveIns.end(), Old, New);
+    if (S.ResultPtr == Old)
+      S.ResultPtr = New;
   }
 }
 
@@ -265,11 +338,14 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
 /// may reach a reducer, a second copy runs it between the hooks that keep
 /// an ordered view in serial order, when a view needs them; the first copy
 /// is the call every function makes (ws-tre still finds it).  Leaves B at
-/// the end of both.
+/// the end of both.  A body that may throw: the plain copy unwinds where
+/// Unwind says; the marked one to a pad that puts the views back before
+/// Caught passes the exception on (an exception must not leave the
+/// continuation's updates set aside).
 void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot,
-                                IRBuilderBase &B) {
+                                IRBuilderBase &B, UnwindFor Unwind, OnCaught Caught) {
   if (!MarkViews) {
-    callBody(S, Slot, FromSlot, B);
+    callBody(S, Slot, FromSlot, B, Unwind(B.GetInsertBlock()));
     return;
   }
   LLVMContext &Ctx = F.getContext();
@@ -284,12 +360,21 @@ void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot
   DebugLoc DL = B.getCurrentDebugLocation();
   IRBuilder<> P(Plain);
   P.SetCurrentDebugLocation(DL);
-  callBody(S, Slot, FromSlot, P);
+  callBody(S, Slot, FromSlot, P, Unwind(Plain));
   P.CreateBr(Done);
   IRBuilder<> V(Views);
   V.SetCurrentDebugLocation(DL);
   Value *Aside = V.CreateCall(RT.ChildBegin, {Slot}, "ws.aside");
-  callBody(S, Slot, FromSlot, V);
+  BasicBlock *Pad = nullptr;
+  if (S.MayThrow && Exceptions) {
+    IRBuilder<> T(Ctx);
+    Value *Captured;
+    Pad = Exceptions->catchCaptured(T, Captured, Done);
+    T.SetCurrentDebugLocation(DL);
+    T.CreateCall(RT.ChildEnd, {Aside});
+    Caught(T, Captured);
+  }
+  callBody(S, Slot, FromSlot, V, Pad);
   V.CreateCall(RT.ChildEnd, {Aside});
   V.CreateBr(Done);
   B.SetInsertPoint(Done);
@@ -299,6 +384,14 @@ void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot
 /// is the one below the tail.
 void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
   LLVMContext &Ctx = F.getContext();
+  BasicBlock *Unwind = unwindOf(At);
+  // A task's exception: with one task and no exception of the function's
+  // own on its way, it leaves the direct call (or the join) at once;
+  // otherwise it waits for the other tasks (TaskExceptions.h).
+  bool Direct = Stack.size() == 1 && !isa<ResumeInst>(At);
+  bool Waits = !Direct && any_of(Stack, [&](unsigned I) { return Sites[I].MayThrow; });
+  if (Waits)
+    Exceptions->startSync(At);
   for (unsigned Idx : llvm::reverse(Stack)) {
     SpawnSite &S = Sites[Idx];
     BasicBlock *Pre = At->getParent();
@@ -315,12 +408,53 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
     Value *Taken = emitTake(B, Slot);
     B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyBranch(Ctx));
     B.SetInsertPoint(Run);
-    runChild(S, Slot, nullptr, B);
+    auto BodyUnwind = [&](BasicBlock *CallBlock) -> BasicBlock * {
+      if (S.MayThrow && Direct && Unwind) {
+        addUnwindPredecessor(Unwind, CallBlock, At);
+        return Unwind;
+      }
+      if (S.MayThrow && !Direct)
+        return Exceptions->catchInto(Cont);
+      return nullptr;
+    };
+    auto Caught = [&](IRBuilderBase &T, Value *Captured) {
+      if (Direct) {
+        Exceptions->rethrow(T, Captured, Unwind, At);
+      } else {
+        Exceptions->keep(T, Captured);
+        T.CreateBr(Cont);
+      }
+    };
+    runChild(S, Slot, nullptr, B, BodyUnwind, Caught);
     B.CreateBr(Cont);
     B.SetInsertPoint(Stolen);
-    B.CreateCall(RT.Join, {Slot});
+    Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
+    if (S.MayThrow) {
+      auto *Thrown = BasicBlock::Create(Ctx, "ws.join.threw", &F, Cont);
+      auto *Returned = BasicBlock::Create(Ctx, "ws.join.done", &F, Cont);
+      B.CreateCondBr(B.CreateIsNotNull(Threw), Thrown, Returned);
+      IRBuilder<> T(Thrown);
+      T.SetCurrentDebugLocation(locationFor(At));
+      if (Direct) {
+        Exceptions->rethrow(T, Threw, Unwind, At);
+      } else {
+        Exceptions->keep(T, Threw);
+        T.CreateBr(Cont);
+      }
+      B.SetInsertPoint(Returned);
+    }
     storeStolenResult(S, Slot, B);
     B.CreateBr(Cont);
+  }
+  if (Waits) {
+    BasicBlock *Pre = At->getParent();
+    SplitBlock(Pre, At, static_cast<DominatorTree *>(nullptr), nullptr, nullptr,
+               "ws.synced");
+    Pre->getTerminator()->eraseFromParent();
+    IRBuilder<> B(Pre);
+    B.SetCurrentDebugLocation(locationFor(At));
+    Exceptions->finishSync(B, At, Unwind);
+    B.CreateBr(At->getParent());
   }
 }
 
@@ -328,6 +462,9 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
 /// before At.  Which spawn a slot holds, its thunk says.
 void FunctionLowering::lowerDynamic(Instruction *At) {
   LLVMContext &Ctx = F.getContext();
+  bool Waits = any_of(Sites, [](const SpawnSite &S) { return S.MayThrow; });
+  if (Waits)
+    Exceptions->startSync(At);
   BasicBlock *Pre = At->getParent();
   BasicBlock *Cont = SplitBlock(Pre, At, static_cast<DominatorTree *>(nullptr),
                                 nullptr, nullptr, "ws.synced");
@@ -352,8 +489,17 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyBranch(Ctx));
 
   B.SetInsertPoint(Stolen);
-  B.CreateCall(RT.Join, {Slot});
-  B.CreateBr(Head);
+  Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
+  if (Waits) {
+    auto *Thrown = BasicBlock::Create(Ctx, "ws.join.threw", &F, Dispatch);
+    B.CreateCondBr(B.CreateIsNotNull(Threw), Thrown, Head);
+    IRBuilder<> T(Thrown);
+    T.SetCurrentDebugLocation(DL);
+    Exceptions->keep(T, Threw);
+    T.CreateBr(Head);
+  } else {
+    B.CreateBr(Head);
+  }
 
   // Which spawn was it?  Compare the thunk in the slot.
   B.SetInsertPoint(Dispatch);
@@ -370,14 +516,32 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
     }
     IRBuilder<> R(RunSite);
     R.SetCurrentDebugLocation(DL);
-    runChild(S, Slot, Slot, R);
+    runChild(
+        S, Slot, Slot, R,
+        [&](BasicBlock *) { return S.MayThrow ? Exceptions->catchInto(Head) : nullptr; },
+        [&](IRBuilderBase &T, Value *Captured) {
+          Exceptions->keep(T, Captured);
+          T.CreateBr(Head);
+        });
     R.CreateBr(Head);
   }
 
   B.SetInsertPoint(Done);
   if (SavedStack)
     B.CreateStackRestore(SavedStack);
+  if (Waits)
+    Exceptions->finishSync(B, At, unwindOf(At));
   B.CreateBr(Cont);
+}
+
+/// An invoked ws_sync() goes on to its normal destination once lowered
+/// (the exceptions of its tasks were passed to its handler on the way).
+static void removeSync(CallBase *Sync) {
+  if (auto *II = dyn_cast<InvokeInst>(Sync)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  Sync->eraseFromParent();
 }
 
 /// Does F allocate on the stack dynamically, apart from our descriptors?
@@ -406,6 +570,9 @@ bool FunctionLowering::check() {
 bool FunctionLowering::run() {
   if (!collect())
     return false;
+  MayThrow = !F.doesNotThrow();
+  if (MayThrow)
+    Exceptions.emplace(F);
   analyzeStacks();
   if (Dynamic)
     markCyclicSites();
@@ -417,9 +584,14 @@ bool FunctionLowering::run() {
   for (SpawnSite &S : Sites)
     removeTask(S);
   if (Sites.empty()) {
-    for (CallInst *Sync : Syncs)
-      Sync->eraseFromParent();
+    for (CallBase *Sync : Syncs)
+      removeSync(Sync);
     return true;
+  }
+  if (MayThrow) {
+    if (!addUnwindCleanups())
+      return false;
+    analyzeStacks(); // the cleanups' resumes are sync points
   }
 
   setUpTail();
@@ -458,8 +630,8 @@ bool FunctionLowering::run() {
     else
       lowerStatic(At, St.Sites);
   }
-  for (CallInst *Sync : Syncs)
-    Sync->eraseFromParent();
+  for (CallBase *Sync : Syncs)
+    removeSync(Sync);
   if (RT.Publish)
     publishTail();
   dropAttributesTheRuntimeBreaks(F);
@@ -519,7 +691,10 @@ void FunctionLowering::publishTail() {
 }
 
 /// The markers must be the declarations of <ws/ws.h>, and only called.
-bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected) {
+/// Also accepts Earlier, the begin marker's type before it returned the
+/// function (IR written against it).
+bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
+                  FunctionType *Earlier = nullptr) {
   Function *Fn = M.getFunction(Name);
   if (!Fn)
     return true;
@@ -535,7 +710,7 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected) {
   if (!Fn->isDeclaration())
     return Complain(Name + " is reserved for the ws builtins of <ws/ws.h> and "
                            "must not be defined");
-  if (Fn->getFunctionType() != Expected) {
+  if (Fn->getFunctionType() != Expected && Fn->getFunctionType() != Earlier) {
     std::string Found;
     raw_string_ostream OS(Found);
     Fn->getFunctionType()->print(OS);
@@ -558,8 +733,11 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected) {
     if (auto *II = dyn_cast<InvokeInst>(CB))
       Invokes.push_back(II);
   }
-  for (InvokeInst *II : Invokes)
-    changeToCall(II);
+  // Spawn markers are calls; an invoked ws_sync() keeps its handler, which
+  // receives its tasks' exceptions.
+  if (Name != SyncName)
+    for (InvokeInst *II : Invokes)
+      changeToCall(II);
   return true;
 }
 
@@ -591,8 +769,9 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
                   /*NoUnwind=*/false);
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
   RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Int, {Ptr}, false));
-  // Joining runs other tasks: it is not nounwind.
-  RT.Join = Get(JoinName, FunctionType::get(Void, {Ptr}, false),
+  // Joining runs other tasks: it is not nounwind.  It returns the
+  // exception the task threw, if it did.
+  RT.Join = Get(JoinName, FunctionType::get(Ptr, {Ptr}, false),
                 /*NoUnwind=*/false);
   // "runtime" (no row) may run split or private deques: it publishes.
   std::optional<VariantInfo> V = findVariant(Opts.Variant);
@@ -733,11 +912,32 @@ Function *makeClone(Function &F, const Runtime &RT) {
   SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
-  CallInst *Call = B.CreateCall(Clone, Args);
-  Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
   // Where the fast paths do not store the tail, the clone leaves the one
-  // it last published, higher than ours: give our caller its own back.
-  // (An exception leaves it high; ws_run_stolen and __ws_join reset it.)
+  // it last published, higher than ours: give our caller its own back, on
+  // return and when an exception leaves the clone (a cleanup).
+  CallBase *Call;
+  if (RT.Publish && !Clone->doesNotThrow()) {
+    BasicBlock *Returned = BasicBlock::Create(Ctx, "ws.returned", &F);
+    BasicBlock *Unwound = BasicBlock::Create(Ctx, "ws.unwound", &F);
+    Call = B.CreateInvoke(Clone, Returned, Unwound, Args);
+    IRBuilder<> U(Unwound);
+    LandingPadInst *Pad = U.CreateLandingPad(
+        StructType::get(PointerType::getUnqual(Ctx), Type::getInt32Ty(Ctx)), 0);
+    Pad->setCleanup(true);
+    U.CreateCall(RT.Publish, {Tail});
+    U.CreateResume(Pad);
+    // A cleanup runs under any personality; a function with none (C with
+    // -fexceptions) gets C's, which needs no C++ runtime.
+    if (!F.hasPersonalityFn())
+      F.setPersonalityFn(cast<Constant>(
+          M.getOrInsertFunction(CPersonalityName,
+                                FunctionType::get(Type::getInt32Ty(Ctx), true))
+              .getCallee()));
+    B.SetInsertPoint(Returned);
+  } else {
+    Call = B.CreateCall(Clone, Args);
+  }
+  Call->setAttributes(Clone->getAttributes().removeFnAttributes(Ctx));
   if (RT.Publish)
     B.CreateCall(RT.Publish, {Tail});
   if (FT->getReturnType()->isVoidTy())
@@ -758,18 +958,21 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
-  bool OK = checkBuiltin(M, SpawnBeginName, FunctionType::get(Void, {Ptr}, true));
+  bool OK = checkBuiltin(M, SpawnBeginName, FunctionType::get(Ptr, {Ptr}, true),
+                         FunctionType::get(Void, {Ptr}, true));
   OK &= checkBuiltin(M, SpawnEndName, FunctionType::get(Void, false));
   OK &= checkBuiltin(M, SyncName, FunctionType::get(Void, false));
   if (!OK)
     return PreservedAnalyses::all();
 
-  // Functions that spawn, and those that only sync (which have nothing to
-  // take back: their syncs go away).
+  // Functions that spawn (or hold an end marker: a stray one is an
+  // error), and those that only sync (which have nothing to take back:
+  // their syncs go away).
   SetVector<Function *> Spawning, Syncing;
-  if (Function *Fn = M.getFunction(SpawnBeginName))
-    for (User *U : Fn->users())
-      Spawning.insert(cast<CallBase>(U)->getFunction());
+  for (StringRef Marker : {SpawnBeginName, SpawnEndName})
+    if (Function *Fn = M.getFunction(Marker))
+      for (User *U : Fn->users())
+        Spawning.insert(cast<CallBase>(U)->getFunction());
   if (Function *Fn = M.getFunction(SyncName))
     for (User *U : Fn->users())
       if (!Spawning.count(cast<CallBase>(U)->getFunction()))

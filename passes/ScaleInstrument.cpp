@@ -5,6 +5,7 @@
 #include "AbiNames.h"
 #include "ScaleAbi.h"
 #include "ScaleCount.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "ws-scale"
 
@@ -46,7 +48,6 @@ private:
   LLVMContext &Ctx;
   FunctionCallee Hooks[unsigned(Hook::Count)];
   Function *BeginFn = nullptr;
-  Function *EndFn = nullptr;
   Function *SyncFn = nullptr;
 
   FunctionCallee hook(Hook H) { return Hooks[unsigned(H)]; }
@@ -81,46 +82,11 @@ void ScaleInstrumenter::warnAt(const Instruction &I, const Twine &Msg) const {
       F, DiagnosticLocation(I.getDebugLoc()), "ws-scale: " + Msg));
 }
 
-/// The call the spawn runs: the last call, before the end marker, of the
-/// function the begin marker names, or the last indirect call when it names
-/// a pointer (the contract of ws/ws.h).  Null when the region is not the
-/// macro's shape; ws-lower reports that.
+/// The call the spawn runs (passes/SpawnCall.h).  Null when the region is
+/// not the macro's shape; ws-lower reports that.
 CallBase *ScaleInstrumenter::spawnedCall(CallInst &Begin) const {
-  if (Begin.arg_size() != 2)
-    return nullptr;
-  const Value *Target = Begin.getArgOperand(1)->stripPointerCasts();
-  CallBase *Last = nullptr;
-  Instruction *I = Begin.getNextNode();
-  for (unsigned Steps = 0; I && Steps < 100000; ++Steps) {
-    if (isCallOf(*I, EndFn))
-      return Last;
-    if (isCallOf(*I, BeginFn) || isCallOf(*I, SyncFn) || isa<ReturnInst>(I))
-      return nullptr;
-    if (auto *CB = dyn_cast<CallBase>(I); CB && !isa<IntrinsicInst>(CB)) {
-      const Value *Callee = CB->getCalledOperand()->stripPointerCasts();
-      if (isa<Constant>(Target) ? Callee == Target
-                                : !isa<Constant>(Callee) && !CB->isInlineAsm())
-        Last = CB;
-    }
-    if (!I->isTerminator()) {
-      I = I->getNextNode();
-      continue;
-    }
-    // The macro's region is straight-line code: follow the one way on
-    // (an invoke's normal edge), or a `?:` in the arguments to where it joins.
-    BasicBlock *Next = nullptr;
-    if (auto *II = dyn_cast<InvokeInst>(I))
-      Next = II->getNormalDest();
-    else if (auto *Br = dyn_cast<BranchInst>(I); Br && Br->isUnconditional())
-      Next = Br->getSuccessor(0);
-    else if (I->getNumSuccessors() > 0) {
-      // Branches in the arguments: the end is past the block all of them
-      // reach; walk one arm to it.
-      Next = I->getSuccessor(0);
-    }
-    I = Next ? &Next->front() : nullptr;
-  }
-  return nullptr;
+  CallInst *End = spawnEndOf(Begin);
+  return End ? spawnedCallOf(Begin, *End) : nullptr;
 }
 
 bool ScaleInstrumenter::canWrap(const CallBase &Call, StringRef &Why) const {
@@ -223,10 +189,10 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     }
     Exits.push_back(T);
   }
-  SmallVector<CallInst *, 4> Syncs;
+  SmallVector<CallBase *, 4> Syncs; // an invoke in a try block (C++)
   for (Instruction &I : instructions(F))
-    if (auto *CI = dyn_cast<CallInst>(&I); CI && isCallOf(*CI, SyncFn))
-      Syncs.push_back(CI);
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && isCallOf(*CB, SyncFn))
+      Syncs.push_back(CB);
 
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *AtTy = ArrayType::get(I64, 2);
@@ -279,17 +245,21 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     New->setAttributes(AttributeList::get(
         Ctx, AttributeSet(), Call->getAttributes().getRetAttrs(), ParamAttrs));
     New->takeName(Call);
+    New->copyMetadata(*Call);
     Call->replaceAllUsesWith(New);
     Call->eraseFromParent();
     Begin->setArgOperand(1, W);
     ++Spawns;
   }
 
-  for (CallInst *Sync : Syncs) {
+  for (CallBase *Sync : Syncs) {
     B.SetInsertPoint(Sync);
     B.SetCurrentDebugLocation(Sync->getDebugLoc());
     B.CreateCall(hook(Hook::sync_begin));
-    B.SetInsertPoint(Sync->getNextNode());
+    if (auto *II = dyn_cast<InvokeInst>(Sync))
+      B.SetInsertPoint(SplitEdge(II->getParent(), II->getNormalDest())->getTerminator());
+    else
+      B.SetInsertPoint(Sync->getNextNode());
     B.CreateCall(hook(Hook::sync_end));
   }
 
@@ -318,7 +288,6 @@ bool ScaleInstrumenter::run() {
   BeginFn = M.getFunction(SpawnBeginName);
   if (!BeginFn)
     return false;
-  EndFn = M.getFunction(SpawnEndName);
   SyncFn = M.getFunction(SyncName);
 
   MapVector<Function *, SmallVector<CallInst *, 4>> Spawners;

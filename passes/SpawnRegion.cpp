@@ -4,6 +4,7 @@
 
 #include "AbiNames.h"
 #include "Diagnose.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -21,74 +22,6 @@ using namespace llvm;
 
 namespace wsff {
 
-static bool isMarker(const Instruction &I, StringRef Name) {
-  if (const auto *CB = dyn_cast<CallBase>(&I))
-    if (const Function *F = CB->getCalledFunction())
-      return F->getName() == Name;
-  return false;
-}
-
-static bool isWsBuiltin(const Instruction &I) {
-  return isMarker(I, SpawnBeginName) || isMarker(I, SpawnEndName) ||
-         isMarker(I, SyncName);
-}
-
-/// Where control goes when nothing throws: an exception while evaluating
-/// the arguments unwinds through the parent's own handlers.
-static SmallVector<BasicBlock *, 2> normalSuccessors(Instruction &Term) {
-  if (auto *II = dyn_cast<InvokeInst>(&Term))
-    return {II->getNormalDest()};
-  SmallVector<BasicBlock *, 2> Succs;
-  for (BasicBlock *Succ : successors(Term.getParent()))
-    Succs.push_back(Succ);
-  return Succs;
-}
-
-/// Walks forward from the begin marker to its end marker.  The macro makes
-/// the region straight-line code, possibly with the branches of a `?:` or
-/// `&&` in the arguments, and no other builtin.
-static CallInst *findEndMarker(CallInst *Begin) {
-  CallInst *Found = nullptr;
-  SmallVector<BasicBlock::iterator, 4> Work{std::next(Begin->getIterator())};
-  SmallPtrSet<BasicBlock *, 8> Seen{Begin->getParent()};
-  unsigned Steps = 0;
-  while (!Work.empty()) {
-    BasicBlock::iterator It = Work.pop_back_val();
-    BasicBlock *BB = It->getParent();
-    for (; It != BB->end(); ++It) {
-      if (++Steps > 100000)
-        return nullptr;
-      if (isMarker(*It, SpawnEndName)) {
-        auto *E = cast<CallInst>(&*It);
-        if (Found && Found != E)
-          return nullptr;
-        Found = E;
-        break;
-      }
-      if (isWsBuiltin(*It) || isa<ReturnInst>(*It) || isa<ResumeInst>(*It))
-        return nullptr;
-      if (It->isTerminator())
-        for (BasicBlock *Succ : normalSuccessors(*It)) {
-          if (Succ == Begin->getParent())
-            return nullptr; // a cycle through the spawn
-          if (Seen.insert(Succ).second)
-            Work.push_back(Succ->begin());
-        }
-    }
-  }
-  return Found;
-}
-
-/// Is CB the spawned call: a call of the function named in the begin
-/// marker, or any indirect call when the marker names a pointer?
-static bool isSpawnedCall(const CallBase &CB, const Value *Target) {
-  if (isa<IntrinsicInst>(CB) || isWsBuiltin(CB))
-    return false;
-  if (const auto *Fn = dyn_cast<Function>(Target))
-    return CB.getCalledOperand()->stripPointerCasts() == Fn;
-  return CB.getCalledFunction() == nullptr && !CB.isInlineAsm();
-}
-
 bool findSpawnRegion(SpawnSite &S) {
   CallInst *Begin = S.Begin;
   if (Begin->arg_size() != 2) {
@@ -97,38 +30,19 @@ bool findSpawnRegion(SpawnSite &S) {
                     "<ws/ws.h>)");
     return false;
   }
-  S.End = findEndMarker(Begin);
+  S.End = spawnEndOf(*Begin);
   if (!S.End) {
     errorAt(*Begin, "malformed ws_spawn: no matching __ws_spawn_end on every "
                     "path (use the ws_spawn macro of <ws/ws.h>)");
     return false;
   }
-  const Value *Target = Begin->getArgOperand(1)->stripPointerCasts();
-  // The spawned call is the last call of the target before the end marker.
-  // Result handling after it may sit behind invokes (C++ cleanups): turn
-  // them into calls and merge, since exceptions cannot leave a task.
-  for (;;) {
-    BasicBlock *BB = S.End->getParent();
-    for (auto It = S.End->getReverseIterator(), E = BB->rend(); It != E; ++It) {
-      if (&*It == Begin)
-        break;
-      if (auto *CB = dyn_cast<CallBase>(&*It))
-        if (isSpawnedCall(*CB, Target)) {
-          S.Call = CB;
-          return true;
-        }
-    }
-    BasicBlock *Pred = BB->getSinglePredecessor();
-    auto *II = Pred ? dyn_cast<InvokeInst>(Pred->getTerminator()) : nullptr;
-    if (!II || II->getNormalDest() != BB || Begin->getParent() == BB)
-      break;
-    changeToCall(II);
-    if (!MergeBlockIntoPredecessor(BB))
-      break;
+  S.Call = spawnedCallOf(*Begin, *S.End);
+  if (!S.Call) {
+    errorAt(*Begin, "ws_spawn: cannot find the call of the spawned function "
+                    "right before the end of the spawn");
+    return false;
   }
-  errorAt(*Begin, "ws_spawn: cannot find the call of the spawned function "
-                  "right before the end of the spawn");
-  return false;
+  return true;
 }
 
 namespace {
@@ -218,7 +132,8 @@ bool RegionSplit::run() {
     if (I->mayHaveSideEffects() && !isDebugOrLifetime(*I)) {
       errorAt(*I, "ws_spawn: the spawned statement has side effects after the "
                   "call that do not depend on it (C++ temporaries destroyed "
-                  "after the call?); pass such arguments by pointer");
+                  "after the call?); pass such arguments by pointer, or capture them in a "
+                  "C++ lambda");
       return false;
     }
     Hoist.push_back(I);
@@ -360,6 +275,10 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     S.ResultTy = Result->getValueOperand()->getType();
     S.ResultAlign = Result->getAlign();
   }
+  S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
+    auto *CB = dyn_cast<CallBase>(I);
+    return CB && !CB->doesNotThrow();
+  });
 
   // Live-ins: operands of the body's instructions defined outside it.
   SmallPtrSet<const Value *, 16> InTask(Run.begin(), Run.end());
@@ -460,7 +379,9 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
       if (Function *Clone = Clones.lookup(Callee))
         redirectToClone(*CB, Clone, Tail);
 
-  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).
+  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).  When
+  // the task may throw, it catches the exception for the owner's join:
+  // nothing may unwind into the scheduler.
   S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
                              GlobalValue::InternalLinkage, "__ws_thunk." + Base, M);
   copyFunctionAttributes(Parent, *S.Thunk);
@@ -469,7 +390,25 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
   Value *Layout = layoutIn(S, B, Slot);
   SmallVector<Value *, 8> Args{S.Thunk->getArg(1)};
   append_range(Args, bodyArgs(S, Layout, nullptr, B));
-  CallInst *R = B.CreateCall(S.Body, Args);
+  Value *R;
+  if (S.MayThrow) {
+    setCxxPersonality(*S.Thunk);
+    S.Thunk->addFnAttr(Attribute::NoUnwind);
+    auto *Done = BasicBlock::Create(Ctx, "done", S.Thunk);
+    auto *Threw = BasicBlock::Create(Ctx, "threw", S.Thunk);
+    R = B.CreateInvoke(S.Body, Done, Threw, Args);
+    IRBuilder<> T(Threw);
+    LandingPadInst *LP = T.CreateLandingPad(
+        StructType::get(Ctx, {PtrTy, Type::getInt32Ty(Ctx)}), 1, "ws.exn");
+    LP->addClause(ConstantPointerNull::get(PointerType::getUnqual(Ctx)));
+    FunctionCallee TaskThrew = M.getOrInsertFunction(
+        TaskThrewName, FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false));
+    T.CreateCall(TaskThrew, {Slot, T.CreateExtractValue(LP, 0)});
+    T.CreateRetVoid();
+    B.SetInsertPoint(Done);
+  } else {
+    R = B.CreateCall(S.Body, Args);
+  }
   if (S.returnsValue())
     B.CreateStore(R, payload(B, Slot));
   B.CreateRetVoid();
@@ -541,14 +480,41 @@ void emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   S.End = S.Begin = nullptr;
 }
 
-CallInst *callBody(const SpawnSite &S, Value *Tail, Value *Slot,
-                   IRBuilderBase &B) {
+void callBody(const SpawnSite &S, Value *Tail, Value *Slot, IRBuilderBase &B,
+              BasicBlock *Unwind) {
   SmallVector<Value *, 8> Args{Tail};
   append_range(Args, bodyArgs(S, Slot ? layoutIn(S, B, Slot) : nullptr, S.Frame, B));
-  CallInst *R = B.CreateCall(S.Body, Args);
+  Value *R;
+  if (Unwind) {
+    Function *F = B.GetInsertBlock()->getParent();
+    auto *Ran = BasicBlock::Create(B.getContext(), "ws.ran", F, Unwind);
+    R = B.CreateInvoke(S.Body, Ran, Unwind, Args);
+    B.SetInsertPoint(Ran);
+  } else {
+    R = B.CreateCall(S.Body, Args);
+  }
   if (S.returnsValue())
     B.CreateAlignedStore(R, S.ResultPtr, S.ResultAlign);
-  return R;
+}
+
+bool setCxxPersonality(Function &F) {
+  Module &M = *F.getParent();
+  if (F.hasPersonalityFn()) {
+    StringRef Name = F.getPersonalityFn()->stripPointerCasts()->getName();
+    if (Name == CxxPersonalityName)
+      return true;
+    // C's personality reads the same tables, but runs cleanups only.
+    if (Name != "__gcc_personality_v0") {
+      errorIn(F, "ws_spawn: exceptions through a function whose personality "
+                 "is " + Name + " are not supported (only C++'s)");
+      return false;
+    }
+  }
+  F.setPersonalityFn(cast<Constant>(
+      M.getOrInsertFunction(CxxPersonalityName,
+                            FunctionType::get(Type::getInt32Ty(M.getContext()), true))
+          .getCallee()));
+  return true;
 }
 
 void storeStolenResult(const SpawnSite &S, Value *Slot, IRBuilderBase &B) {

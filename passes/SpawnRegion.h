@@ -72,9 +72,18 @@ struct SpawnSite {
   /// The frame descriptor: a static alloca, or made at the spawn.
   llvm::AllocaInst *Frame = nullptr;
   bool DynamicFrame = false;
+  /// The task may throw: a call of it may unwind, in a function that may.
+  /// Its thunk then catches the exception for the owner's join, and a
+  /// sync catches it around the direct call of the body.
+  bool MayThrow = false;
 
   bool returnsValue() const { return ResultPtr != nullptr; }
 };
+
+/// The personality of the landing pads the lowering adds to F (the C++
+/// one; also for C built with -fexceptions, whose cleanups it runs the
+/// same way).  False, with an error, if F has another.
+bool setCxxPersonality(llvm::Function &F);
 
 /// Finds the end marker and the spawned call of S.Begin.  On a malformed
 /// region reports an error at the begin marker and returns false.  May turn
@@ -104,9 +113,10 @@ void emitSpawn(SpawnSite &S, llvm::Value *Slot, llvm::FunctionCallee Push);
 
 /// The direct call of the body at a sync, with Tail for the task's own
 /// spawns: the live-ins as the parent's SSA values (Slot == null), or read
-/// from Slot.  Makes the result store of a value task.  Returns the call.
-llvm::CallInst *callBody(const SpawnSite &S, llvm::Value *Tail,
-                         llvm::Value *Slot, llvm::IRBuilderBase &B);
+/// from Slot.  Makes the result store of a value task.  With Unwind, an
+/// invoke that unwinds there (B is left in its normal destination).
+void callBody(const SpawnSite &S, llvm::Value *Tail, llvm::Value *Slot,
+              llvm::IRBuilderBase &B, llvm::BasicBlock *Unwind = nullptr);
 
 /// After the join of a stolen value task: the result store, from the slot.
 void storeStolenResult(const SpawnSite &S, llvm::Value *Slot,

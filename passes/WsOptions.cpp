@@ -18,8 +18,8 @@ using namespace llvm;
 namespace {
 cl::opt<std::string> VariantOpt("ws-variant",
                                 cl::desc("wsff deque variant the module is "
-                                         "compiled for (default thep)"),
-                                cl::init("thep"));
+                                         "compiled for (default ffmb)"),
+                                cl::init("ffmb"));
 cl::opt<std::string> FenceOpt("ws-fence",
                               cl::desc("fence of the fenced variants: xchg "
                                        "(default) or mfence"),

@@ -20,7 +20,7 @@ namespace wsff {
 struct WsOptions {
   /// A variant of ws/variants.def, or "runtime" (generic entry points: the
   /// variant is chosen by WS_DEQUE at start-up).
-  std::string Variant = "thep";
+  std::string Variant = "ffmb";
   /// Count spawns for WS_STATS=1 (one increment per spawn).
   bool CountSpawns = false;
   /// Fenced variants use mfence instead of xchg (the paper's setting).

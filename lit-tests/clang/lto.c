@@ -7,4 +7,4 @@
 // RUN: env WS_STATS=1 WS_NUM_WORKERS=2 %t.lto 2>&1 | FileCheck %s --check-prefix=STATS
 
 // CHECK-COUNT-3: workers={{[124]}}: ok
-// STATS: ws: variant=thep workers=2 {{.*}} x_from={{.*}}spawns.c
+// STATS: ws: variant=ffmb workers=2 {{.*}} x_from={{.*}}spawns.c

@@ -12,5 +12,5 @@
 // FPLUGIN: workers=2: fib(20) = 6765
 // FPLUGIN-VARIANT: ws: variant=ffcl
 // PASSPLUGIN-DAG: fib(20) = 6765
-// PASSPLUGIN-DAG: ws: variant=thep
+// PASSPLUGIN-DAG: ws: variant=ffmb
 // BADARG: error: wsff option variant='nope': expected [[VARIANTS]]

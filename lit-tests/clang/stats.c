@@ -13,8 +13,8 @@
 // RUN: env WS_STATS=1 WS_NUM_WORKERS=1 %t/mixed 2>&1 | FileCheck %s --check-prefix=MIXED
 
 // COUNTED-DAG: fib(10) = 55
-// COUNTED-DAG: ws: variant=thep workers=1 {{.*}} spawns=88 {{.*}}
+// COUNTED-DAG: ws: variant=ffmb workers=1 {{.*}} spawns=88 {{.*}}
 // COUNTED-DAG: ws: worker 0: spawns=88 {{.*}}
 // UNCOUNTED: spawns=uncounted
 // MIXED-DAG: sum = 5050
-// MIXED-DAG: ws: variant=thep {{.*}} spawns=uncounted {{.*}}
+// MIXED-DAG: ws: variant=ffmb {{.*}} spawns=uncounted {{.*}}

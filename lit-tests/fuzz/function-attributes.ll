@@ -25,13 +25,13 @@
 ; and the direct fib(n-2); and the push, take and join around them.
 ; O2-LABEL: define internal fastcc i64 @fib.ws.body(
 ; O2:       rec:
-; O2:         call void @__ws_push_thep(
+; O2:         call void @__ws_push_ffmb(
 ; O2:         call fastcc i64 @fib.ws.body(
-; O2:         call i32 @__ws_take_thep(
+; O2:         call i32 @__ws_take_ffmb(
 ; O2:       ws.run:
 ; O2:         br i1 {{.*}}, label %common.ret{{[0-9]*}}, label %rec
 ; O2:       ws.join:
-; O2-NEXT:    call void @__ws_join(
+; O2-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()

@@ -14,9 +14,9 @@
 ; CHECK-LABEL: define internal void @shared.ws(
 ; CHECK:         %a = alloca i64
 ; CHECK:         store ptr %a, ptr
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK:         store ptr %a, ptr
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 
 ; USED: error: {{.*}}ws_spawn: the result of the spawned call is used outside the spawn before ws_sync
 

@@ -76,6 +76,7 @@ lpad:
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:      cleanup
+; CHECK-NEXT:    store ptr null, ptr %ws.exn.kept
 ; CHECK-NEXT:    br label %[[SYNC:ws.sync[0-9]*]]
 ; CHECK:       [[SYNC]]:
 ; CHECK-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr

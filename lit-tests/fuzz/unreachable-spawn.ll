@@ -60,16 +60,16 @@ lpad:
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    call void @dead_only.ws(ptr %ws.tail)
 ; CHECK-LABEL: define internal void @spawn_in_pad.ws(ptr %ws.tail)
-; CHECK:         call void @__ws_push_thep(ptr
+; CHECK:         call void @__ws_push_ffmb(ptr
 ; CHECK:         %ws.slot = getelementptr inbounds i8, ptr {{%.*}}, i64 -64
-; CHECK:         call i32 @__ws_take_thep(ptr %ws.slot)
+; CHECK:         call i32 @__ws_take_ffmb(ptr %ws.slot)
 ; CHECK:       lpad:
 ; CHECK-LABEL: define internal void @live_and_dead.ws(ptr %ws.tail)
-; CHECK:         call void @__ws_push_thep(ptr
-; CHECK:         call i32 @__ws_take_thep(ptr %ws.slot)
+; CHECK:         call void @__ws_push_ffmb(ptr
+; CHECK:         call i32 @__ws_take_ffmb(ptr %ws.slot)
 ; CHECK:       dead:
 ; CHECK-LABEL: define internal void @dead_only.ws(ptr %ws.tail)
 ; CHECK-NOT:   __ws_take
 ; CHECK:       dead:
-; CHECK:         call void @__ws_push_thep(ptr
+; CHECK:         call void @__ws_push_ffmb(ptr
 ; CHECK-NOT:   __ws_spawn_begin

@@ -4,7 +4,8 @@
 ; address the owner's deque through the thread-local ws_my_dq.  The stores
 ; of the helpers named in ws/abi.def are tagged for the store count: the T
 ; store (ws_store_tail) as the tail store, THEP's echo as a counted one.
-; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc;variant=thep>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -S %s | FileCheck %s --check-prefix=DEFAULT
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>' -S %s | FileCheck %s --check-prefix=ONLY
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=%abi-bc>,always-inline' -S %s | FileCheck %s --check-prefix=INLINED
 ; Everything the fast paths call is in ws/abi.def: no warning.
@@ -38,6 +39,11 @@ define void @t() {
 ; CHECK-DAG: store atomic i64 {{.*}}, !ws.store
 ; CHECK-DAG: declare {{.*}}i32 @ws_thep_take_conflict_self(ptr
 
+; The default variant is FF-MB: FF-THE's owner, no echo.
+; DEFAULT-DAG: define internal void @__ws_push_ffmb(ptr
+; DEFAULT-DAG: define internal i32 @__ws_take_ffmb(ptr
+; DEFAULT-DAG: declare {{.*}}i32 @ws_ffthe_take_conflict_self(ptr
+
 ; Always-inline: once inlined, the clone has the fast paths in place, the
 ; take marker among them.
 ; INLINED-LABEL: define internal void @t.ws(
@@ -54,6 +60,6 @@ define void @t() {
 
 ; MISSING: warning: wsff: cannot read the runtime fast paths from {{.*}}missing.bc
 ; MISSING: declare ptr @__ws_tail()
-; MISSING: declare void @__ws_push_thep(ptr)
-; MISSING: declare i32 @__ws_take_thep(ptr)
-; MISSING: declare void @__ws_join(ptr)
+; MISSING: declare void @__ws_push_ffmb(ptr)
+; MISSING: declare i32 @__ws_take_ffmb(ptr)
+; MISSING: declare ptr @__ws_join(ptr)

@@ -39,15 +39,15 @@ entry:
 ; CHECK-NEXT:    [[COPY:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0
 ; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[COPY]], ptr align 8 %q, i64 24, i1 false)
 ; CHECK-NEXT:    store volatile ptr @__ws_thunk.t.ws.0, ptr [[SLOT]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[SLOT]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[SLOT]])
 ; CHECK-NEXT:    store i64 99, ptr %q
 ; CHECK:       ws.run.plain:
 ; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0
-; CHECK-NEXT:    [[V:%.*]] = call i64 @__ws_body.t.ws.0(ptr %ws.slot, ptr [[FIELD]])
+; CHECK-NEXT:    [[V:%.*]] = {{call|invoke}} i64 @__ws_body.t.ws.0(ptr %ws.slot, ptr [[FIELD]])
 ; CHECK-NEXT:    store i64 [[V]], ptr %r
 ; CHECK:       ws.join:
-; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
-; CHECK-NEXT:    [[P:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
+; CHECK-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
+; CHECK:    [[P:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
 ; CHECK-NEXT:    %ws.stolen.result = load i64, ptr [[P]]
 ; CHECK-NEXT:    store i64 %ws.stolen.result, ptr %r
 ; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(ptr %ws.tail, ptr noalias %q)
@@ -59,4 +59,4 @@ entry:
 ; CHECK-NEXT:    [[TP:%.*]] = getelementptr inbounds i8, ptr %0, i64 16
 ; CHECK-NEXT:    %ws.frame = load ptr, ptr [[TP]]
 ; CHECK-NEXT:    [[TF:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0
-; CHECK-NEXT:    [[TV:%.*]] = call i64 @__ws_body.t.ws.0(ptr %1, ptr [[TF]])
+; CHECK-NEXT:    [[TV:%.*]] = {{call|invoke}} i64 @__ws_body.t.ws.0(ptr %1, ptr [[TF]])

@@ -41,10 +41,10 @@ entry:
 ; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
 ; CHECK-SAME:    !dbg [[SP:![0-9]+]]
 ; CHECK:         store ptr %ws.tail, ptr %ws.tail.addr, align 8, !dbg [[SPAWN:![0-9]+]]
-; CHECK:         call void @__ws_push_thep({{.*}}), !dbg [[SPAWN]]
-; CHECK:         call i32 @__ws_take_thep({{.*}}), !dbg [[SYNC:![0-9]+]], !ws.take
+; CHECK:         call void @__ws_push_ffmb({{.*}}), !dbg [[SPAWN]]
+; CHECK:         call i32 @__ws_take_ffmb({{.*}}), !dbg [[SYNC:![0-9]+]], !ws.take
 ; CHECK:         call i64 @__ws_body.t.ws.0({{.*}}), !dbg [[SYNC]]
-; CHECK:         call void @__ws_join({{.*}}), !dbg [[SYNC]]
+; CHECK:         {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join({{.*}}), !dbg [[SYNC]]
 ; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(
 ; CHECK-NOT:     !dbg
 ; CHECK:         ret i64

@@ -17,7 +17,7 @@
 ; NOCALL: cannot find the call of the spawned function right before the end of the spawn
 ; SIDE: the spawned statement has side effects after the call that do not depend on it
 ; ESCAPE: the result of the spawned call is used outside the spawn before ws_sync
-; RTDECL: error: the module declares the runtime entry point __ws_push_thep differently from <ws/abi.h>
+; RTDECL: error: the module declares the runtime entry point __ws_push_ffmb differently from <ws/abi.h>
 
 ;--- redeclared.ll
 declare void @__ws_sync(i32)
@@ -113,7 +113,7 @@ define i64 @t(ptr %r) {
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
 declare void @__ws_sync()
-declare i32 @__ws_push_thep(i32)
+declare i32 @__ws_push_ffmb(i32)
 declare void @g()
 define void @t() {
   call void (ptr, ...) @__ws_spawn_begin(ptr null, ptr @g)

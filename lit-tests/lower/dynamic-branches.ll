@@ -7,12 +7,14 @@
 ; sync that knows its spawns).
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>' -S %s | FileCheck %s
 
+; Nothing here unwinds, as in C: the exception paths are checked by
+; invoke-resume.ll and language/exceptions.cpp.
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
 declare void @__ws_sync()
-declare i64 @f(i64)
+declare i64 @f(i64) nounwind
 
-define i64 @branchy(i1 %c, i64 %x) {
+define i64 @branchy(i1 %c, i64 %x) nounwind {
 entry:
   %a = alloca i64
   br i1 %c, label %then, label %else
@@ -44,11 +46,11 @@ join:
 ; CHECK:       then:
 ; CHECK:         store ptr %a, ptr
 ; CHECK:         store volatile ptr @__ws_thunk.branchy.ws.0, ptr [[S0:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S0]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S0]])
 ; CHECK:       else:
 ; CHECK:         store ptr %a, ptr
 ; CHECK:         store volatile ptr @__ws_thunk.branchy.ws.1, ptr [[S1:%.*]], align 64
-; CHECK-NEXT:    call void @__ws_push_thep(ptr [[S1]])
+; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[S1]])
 ; CHECK:       ws.sync:
 ; CHECK-NEXT:    [[TOP:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    [[EMPTY:%.*]] = icmp eq ptr [[TOP]], %ws.tail
@@ -56,7 +58,7 @@ join:
 ; CHECK:       ws.pop:
 ; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[TOP]], i64 -64
 ; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
+; CHECK-NEXT:    %ws.stolen = call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    %ws.thunk = load ptr, ptr %ws.slot
 ; CHECK-NEXT:    [[IS0:%.*]] = icmp eq ptr %ws.thunk, @__ws_thunk.branchy.ws.0
@@ -72,7 +74,7 @@ join:
 ; CHECK:       [[RAN1]]:
 ; CHECK-NEXT:    br label %ws.sync
 ; CHECK:       ws.join:
-; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
+; CHECK-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
 ; CHECK-NEXT:    br label %ws.sync
 ; CHECK:       ws.drained:
 ; CHECK-NOT:     stackrestore

@@ -47,15 +47,15 @@ exit:
 ; CHECK-NEXT:    store ptr [[F0]], ptr [[P0]]
 ; CHECK-NEXT:    [[A0:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr [[F0]], i32 0, i32 0
 ; CHECK-NEXT:    store i64 %i, ptr [[A0]]
-; CHECK:         call void @__ws_push_thep(ptr [[S0]])
+; CHECK:         call void @__ws_push_ffmb(ptr [[S0]])
 ; CHECK:         [[S1:%ws.tail[0-9]+]] = load ptr, ptr %ws.tail.addr
 ; CHECK:         [[P1:%.*]] = getelementptr inbounds i8, ptr [[S1]], i64 16
 ; CHECK-NEXT:    store ptr [[F1]], ptr [[P1]]
 ; CHECK-NEXT:    [[A1:%.*]] = getelementptr inbounds %ws.task.t.ws.1, ptr [[F1]], i32 0, i32 0
 ; CHECK-NEXT:    store <8 x i32> %v, ptr [[A1]]
-; CHECK:         call void @__ws_push_thep(ptr [[S1]])
-; CHECK:         call void @__ws_body.t.ws.1(ptr %ws.slot, <8 x i32> %v)
-; CHECK:         call void @__ws_body.t.ws.0(ptr {{%ws.slot[0-9]+}}, i64 %i, i64 %a, i64 %b, i64 %c, i64 %d, i64 %e, i64 %n)
+; CHECK:         call void @__ws_push_ffmb(ptr [[S1]])
+; CHECK:         {{call|invoke}} void @__ws_body.t.ws.1(ptr %ws.slot, <8 x i32> %v)
+; CHECK:         {{call|invoke}} void @__ws_body.t.ws.0(ptr {{%ws.slot[0-9]+}}, i64 %i, i64 %a, i64 %b, i64 %c, i64 %d, i64 %e, i64 %n)
 ; CHECK-NOT:     stackrestore
 ; CHECK:         ret void
 ; CHECK-LABEL: define internal void @__ws_thunk.t.ws.0(ptr %0, ptr %1)

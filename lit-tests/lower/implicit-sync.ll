@@ -35,18 +35,18 @@ two:
 ; CHECK-NEXT:    [[T1:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    [[S1:%.*]] = getelementptr inbounds i8, ptr [[T1]], i64 -64
 ; CHECK-NEXT:    store ptr [[S1]], ptr %ws.tail.addr
-; CHECK-NEXT:    call i32 @__ws_take_thep(ptr [[S1]]), !ws.take
+; CHECK-NEXT:    call i32 @__ws_take_ffmb(ptr [[S1]]), !ws.take
 ; CHECK:         [[R1:%.*]] = call i64 @__ws_body.early.ws.0(ptr [[S1]], i64 %n)
 ; CHECK-NEXT:    store i64 [[R1]], ptr %out
-; CHECK:         call void @__ws_join(ptr [[S1]])
+; CHECK:         {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr [[S1]])
 ; CHECK:         store i64 {{.*}}, ptr %out
 ; CHECK:         ret i64 1
 ; CHECK:       two:
 ; CHECK-NEXT:    [[T2:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    [[S2:%.*]] = getelementptr inbounds i8, ptr [[T2]], i64 -64
 ; CHECK-NEXT:    store ptr [[S2]], ptr %ws.tail.addr
-; CHECK-NEXT:    call i32 @__ws_take_thep(ptr [[S2]]), !ws.take
+; CHECK-NEXT:    call i32 @__ws_take_ffmb(ptr [[S2]]), !ws.take
 ; CHECK:         [[R2:%.*]] = call i64 @__ws_body.early.ws.0(ptr [[S2]], i64 %n)
 ; CHECK-NEXT:    store i64 [[R2]], ptr %out
-; CHECK:         call void @__ws_join(ptr [[S2]])
+; CHECK:         {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr [[S2]])
 ; CHECK:         ret i64 2

@@ -26,7 +26,7 @@ entry:
 ; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.apply.ws.0, ptr {{%.*}}, i32 0, i32 1
 ; CHECK-NEXT:    store ptr %fn, ptr [[FIELD]]
 ; CHECK:       ws.run.plain:
-; CHECK-NEXT:    [[V:%.*]] = call i64 @__ws_body.apply.ws.0(ptr %ws.slot, i64 %x, ptr %fn)
+; CHECK-NEXT:    [[V:%.*]] = {{call|invoke}} i64 @__ws_body.apply.ws.0(ptr %ws.slot, i64 %x, ptr %fn)
 ; CHECK-NEXT:    store i64 [[V]], ptr %r
 ; CHECK-LABEL: define internal i64 @__ws_body.apply.ws.0(ptr %ws.tail, i64 %x, ptr %fn)
 ; CHECK-NEXT:  entry:
@@ -34,4 +34,4 @@ entry:
 ; CHECK-NEXT:    ret i64 %v
 ; CHECK-LABEL: define internal void @__ws_thunk.apply.ws.0(ptr %0, ptr %1)
 ; CHECK:         [[F:%.*]] = load ptr, ptr
-; CHECK-NEXT:    call i64 @__ws_body.apply.ws.0(ptr %1, i64 {{%.*}}, ptr [[F]])
+; CHECK-NEXT:    {{call|invoke}} i64 @__ws_body.apply.ws.0(ptr %1, i64 {{%.*}}, ptr [[F]])

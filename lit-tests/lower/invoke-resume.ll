@@ -31,21 +31,22 @@ lpad:
 }
 
 ; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK-NEXT:    invoke void @may_throw()
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:      cleanup
+; CHECK-NEXT:    store ptr null, ptr %ws.exn.kept
 ; CHECK-NEXT:    [[T:%.*]] = load ptr, ptr %ws.tail.addr
 ; CHECK-NEXT:    %ws.slot = getelementptr inbounds i8, ptr [[T]], i64 -64
 ; CHECK-NEXT:    store ptr %ws.slot, ptr %ws.tail.addr
-; CHECK-NEXT:    call i32 @__ws_take_thep(ptr %ws.slot), !ws.take
-; CHECK:         [[R:%.*]] = call i64 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
-; CHECK-NEXT:    store i64 [[R]], ptr %a
-; CHECK:         call void @__ws_join(ptr %ws.slot)
+; CHECK-NEXT:    call i32 @__ws_take_ffmb(ptr %ws.slot), !ws.take
+; CHECK:         [[R:%.*]] = {{call|invoke}} i64 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
+; CHECK-DAG:    store i64 [[R]], ptr %a
+; CHECK-DAG:     {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
 ; CHECK:         store i64 %ws.stolen.result, ptr %a
 ; CHECK:       ws.synced:
-; CHECK-NEXT:    resume { ptr, i32 } %lp
+; CHECK:         resume { ptr, i32 } %lp
 ; CHECK-LABEL: define internal i64 @__ws_body.t.ws.0(ptr %ws.tail, i64 %x)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %r = call i64 @f(i64 %x), !ws.sync.call

@@ -17,7 +17,7 @@
 ; SPAWNS: error: ws_tls_spawns is reserved for the wsff runtime; the module defines it otherwise
 ; DECLARED-NOT: error
 ; DECLARED: @ws_my_dq = external {{.*}}thread_local
-; DECLARED: define internal i32 @__ws_take_thep(
+; DECLARED: define internal i32 @__ws_take_ffmb(
 
 ;--- dq.ll
 @ws_my_dq = global i64 0

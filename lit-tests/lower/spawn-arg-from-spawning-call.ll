@@ -38,5 +38,5 @@ define i64 @t(i64 %x) {
 ; CHECK-LABEL: define internal i64 @t.ws(ptr %ws.tail, i64 %x)
 ; CHECK:         %y = call i64 @g.ws(ptr {{%.*}}, i64 %x)
 ; CHECK:         store i64 %y, ptr
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK:         call i64 @__ws_body.t.ws.0(ptr %ws.slot, i64 %y)

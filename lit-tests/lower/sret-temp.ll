@@ -34,15 +34,13 @@ entry:
 ; CHECK-NOT:     %tmp = alloca
 ; CHECK-NOT:     lifetime
 ; CHECK:         store ptr %res, ptr
-; CHECK:         call void @__ws_push_thep(
+; CHECK:         call void @__ws_push_ffmb(
 ; CHECK:       ws.run.plain:
-; CHECK-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
-; CHECK-NEXT:    br label %ws.ran
-; CHECK:       ws.ran:
-; CHECK-NEXT:    br label %ws.synced
+; CHECK-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
+; CHECK:    br label %ws.synced
 ; CHECK:       ws.join:
-; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
-; CHECK-NEXT:    br label %ws.synced
+; CHECK-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
+; CHECK:    br label %ws.synced
 ; CHECK-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %res)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %tmp = alloca %struct.S24, align 8
@@ -50,5 +48,5 @@ entry:
 ; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr align 8 %res, ptr align 8 %tmp, i64 24, i1 false)
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define internal void @__ws_thunk.t.ws.0(ptr %0, ptr %1)
-; CHECK:         call void @__ws_body.t.ws.0(ptr %1,
-; CHECK-NEXT:    ret void
+; CHECK:         {{call|invoke}} void @__ws_body.t.ws.0(ptr %1,
+; CHECK:    ret void

@@ -28,7 +28,7 @@ define void @t(i64 %n) {
 }
 
 ; COUNT: @ws_tls_spawns = external thread_local(initialexec) global i64
-; COUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 4, i32 1, i32 3,
+; COUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 1, i32 3,
 ; Each spawn's increment sits at the spawn, before its push; nothing else
 ; counts.
 ; COUNT-LABEL: define internal void @t.ws(
@@ -36,18 +36,18 @@ define void @t(i64 %n) {
 ; COUNT-NEXT:    [[OLD:%.*]] = load i64, ptr [[A]]
 ; COUNT-NEXT:    [[NEW:%.*]] = add i64 [[OLD]], 1
 ; COUNT-NEXT:    store i64 [[NEW]], ptr [[A]]
-; COUNT:         call void @__ws_push_thep(
+; COUNT:         call void @__ws_push_ffmb(
 ; COUNT:         [[B:%.*]] = call ptr @llvm.threadlocal.address.p0(ptr @ws_tls_spawns)
 ; COUNT-NEXT:    [[OLDB:%.*]] = load i64, ptr [[B]]
 ; COUNT-NEXT:    [[NEWB:%.*]] = add i64 [[OLDB]], 1
 ; COUNT-NEXT:    store i64 [[NEWB]], ptr [[B]]
-; COUNT:         call void @__ws_push_thep(
+; COUNT:         call void @__ws_push_ffmb(
 ; COUNT-NOT:     @ws_tls_spawns
 ; COUNT:       ws.synced
 ; COUNT-NOT:     @ws_tls_spawns
 ; COUNT-LABEL: define internal void @__ws_body.t.ws.0(
 ; COUNT-NOT:     @ws_tls_spawns
 
-; NOCOUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 4, i32 0, i32 3,
+; NOCOUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 0, i32 3,
 
 ; ERR: error: ws_tls_spawns is the wsff runtime's spawn counter; the module declares it otherwise

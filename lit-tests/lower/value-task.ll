@@ -15,14 +15,12 @@
 
 ; VALUE-LABEL: define internal void @t.ws(ptr %ws.tail, ptr %out, i64 %x)
 ; VALUE:       ws.run.plain:
-; VALUE-NEXT:    [[V:%.*]] = call x86_fp80 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
-; VALUE-NEXT:    store x86_fp80 [[V]], ptr %out, align 16
-; VALUE-NEXT:    br label %ws.ran
-; VALUE:       ws.ran:
-; VALUE-NEXT:    br label %ws.synced
+; VALUE-NEXT:    [[V:%.*]] = {{call|invoke}} x86_fp80 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
+; VALUE:    store x86_fp80 [[V]], ptr %out, align 16
+; VALUE:         br label %ws.synced
 ; VALUE:       ws.join:
-; VALUE-NEXT:    call void @__ws_join(ptr %ws.slot)
-; VALUE-NEXT:    [[P:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
+; VALUE-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
+; VALUE:    [[P:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
 ; VALUE-NEXT:    %ws.stolen.result = load x86_fp80, ptr [[P]]
 ; VALUE-NEXT:    store x86_fp80 %ws.stolen.result, ptr %out, align 16
 ; VALUE-NEXT:    br label %ws.synced
@@ -31,8 +29,8 @@
 ; VALUE-NEXT:    %r = call x86_fp80 @ld(i64 %x), !ws.sync.call
 ; VALUE-NEXT:    ret x86_fp80 %r
 ; VALUE-LABEL: define internal void @__ws_thunk.t.ws.0(ptr %0, ptr %1)
-; VALUE:         [[R:%.*]] = call x86_fp80 @__ws_body.t.ws.0(ptr %1, i64
-; VALUE-NEXT:    [[TP:%.*]] = getelementptr inbounds i8, ptr %0, i64 16
+; VALUE:         [[R:%.*]] = {{call|invoke}} x86_fp80 @__ws_body.t.ws.0(ptr %1, i64
+; VALUE:    [[TP:%.*]] = getelementptr inbounds i8, ptr %0, i64 16
 ; VALUE-NEXT:    store x86_fp80 [[R]], ptr [[TP]]
 ; VALUE-NEXT:    ret void
 
@@ -41,13 +39,11 @@
 ; CXX-LABEL: define internal void @t.ws(ptr %ws.tail, ptr %res, i64 %x)
 ; CXX-NOT:     %tmp = alloca
 ; CXX:       ws.run.plain:
-; CXX-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
-; CXX-NEXT:    br label %ws.ran
-; CXX:       ws.ran:
-; CXX-NEXT:    br label %ws.synced
+; CXX-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
+; CXX:    br label %ws.synced
 ; CXX:       ws.join:
-; CXX-NEXT:    call void @__ws_join(ptr %ws.slot)
-; CXX-NEXT:    br label %ws.synced
+; CXX-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
+; CXX:    br label %ws.synced
 ; CXX-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %res)
 ; CXX-NEXT:  entry:
 ; CXX-NEXT:    %tmp = alloca %struct.Str, align 8
@@ -56,15 +52,13 @@
 ; CXX-NEXT:    call void @_ZN3StrD1Ev(ptr %tmp)
 ; CXX-NEXT:    ret void
 ; CXX-LABEL: define internal void @__ws_thunk.t.ws.0(ptr %0, ptr %1)
-; CXX:         call void @__ws_body.t.ws.0(ptr %1,
-; CXX-NEXT:    ret void
+; CXX:         {{call|invoke}} void @__ws_body.t.ws.0(ptr %1,
+; CXX:    ret void
 
 ; VOLATILE-LABEL: define internal void @t.ws(
 ; VOLATILE:       ws.run.plain:
-; VOLATILE-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
-; VOLATILE-NEXT:    br label %ws.ran
-; VOLATILE:       ws.ran:
-; VOLATILE-NEXT:    br label %ws.synced
+; VOLATILE-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
+; VOLATILE:    br label %ws.synced
 ; VOLATILE-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %out)
 ; VOLATILE-NEXT:  entry:
 ; VOLATILE-NEXT:    %r = call i64 @f(i64 %x), !ws.sync.call
@@ -73,10 +67,8 @@
 
 ; BIG-LABEL: define internal void @t.ws(
 ; BIG:       ws.run.plain:
-; BIG-NEXT:    call void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
-; BIG-NEXT:    br label %ws.ran
-; BIG:       ws.ran:
-; BIG-NEXT:    br label %ws.synced
+; BIG-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
+; BIG:    br label %ws.synced
 ; BIG-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %out)
 ; BIG-NEXT:  entry:
 ; BIG-NEXT:    %r = call [7 x i64] @seven(i64 %x), !ws.sync.call

@@ -38,9 +38,16 @@ define void @t() {
 ; SPLIT-LABEL: define void @t()
 ; SPLIT:         %ws.tail = call ptr @__ws_tail()
 ; SPLIT:       ws.run:
-; SPLIT-NEXT:    call void @t.ws(ptr %ws.tail)
+; SPLIT-NEXT:    invoke void @t.ws(ptr %ws.tail)
+; SPLIT-NEXT:      to label %ws.returned unwind label %ws.unwound
+; SPLIT:       ws.returned:
 ; SPLIT-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
 ; SPLIT-NEXT:    ret void
+; SPLIT:       ws.unwound:
+; SPLIT-NEXT:    landingpad
+; SPLIT-NEXT:      cleanup
+; SPLIT-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
+; SPLIT-NEXT:    resume
 ; SPLIT: call void @__ws_push_split(ptr
 ; SPLIT: call i32 @__ws_take_split(ptr
 ; SPLIT-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail)

@@ -32,7 +32,7 @@ define void @caller() {
 ; CHECK:         call ptr @__ws_tail()
 ; CHECK-LABEL: define internal void @caller.ws(
 ; CHECK-NOT:     call void @pick.ws(
-; CHECK:         call void @pick()
+; CHECK:         {{call|invoke}} void @pick()
 ; CHECK-LABEL: define internal void @__ws_body.caller.ws.0(
 ; CHECK-NOT:     call void @pick.ws(
-; CHECK:         call void @pick()
+; CHECK:         {{call|invoke}} void @pick()

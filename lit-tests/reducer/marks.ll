@@ -9,10 +9,10 @@
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
 declare void @__ws_sync()
-declare ptr @ws_reducer_view(ptr)
-declare i64 @labs(i64)
+declare ptr @ws_reducer_view(ptr) nounwind
+declare i64 @labs(i64) nounwind
 
-define i64 @fib(i64 %n) {
+define i64 @fib(i64 %n) nounwind {
 entry:
   %a = alloca i64
   %small = icmp slt i64 %n, 2
@@ -35,7 +35,7 @@ rec:
 }
 
 ; A leaf that updates a reducer: its callers may reach one.
-define void @leaf(ptr %r, i64 %x) {
+define void @leaf(ptr %r, i64 %x) nounwind {
   %v = call ptr @ws_reducer_view(ptr %r)
   %old = load i64, ptr %v
   %new = add i64 %old, %x
@@ -43,7 +43,7 @@ define void @leaf(ptr %r, i64 %x) {
   ret void
 }
 
-define void @tree(ptr %r, i64 %n) {
+define void @tree(ptr %r, i64 %n) nounwind {
 entry:
   %small = icmp slt i64 %n, 2
   br i1 %small, label %base, label %rec
@@ -62,7 +62,7 @@ rec:
 }
 
 ; Spawns a pure child, but calls through a pointer: it may reach one.
-define void @indirect(ptr %f, i64 %n) {
+define void @indirect(ptr %f, i64 %n) nounwind {
   %a = alloca i64
   call void (ptr, ...) @__ws_spawn_begin(ptr %a, ptr @fib)
   %r = call i64 @fib(i64 %n)
@@ -72,6 +72,39 @@ define void @indirect(ptr %f, i64 %n) {
   call void @__ws_sync()
   ret void
 }
+
+; A child that may throw (C++): two tasks at the sync, so what the marked
+; copy catches is kept for after the sync, once __ws_child_end has put the
+; continuation's updates back; the plain copy's pad only keeps it.
+declare void @may_throw(ptr)
+
+define void @throwing(ptr %r) personality ptr @__gxx_personality_v0 {
+  call void (ptr, ...) @__ws_spawn_begin(ptr null, ptr @may_throw)
+  call void @may_throw(ptr %r)
+  call void @__ws_spawn_end()
+  call void (ptr, ...) @__ws_spawn_begin(ptr null, ptr @may_throw)
+  call void @may_throw(ptr %r)
+  call void @__ws_spawn_end()
+  call void @__ws_sync()
+  ret void
+}
+declare i32 @__gxx_personality_v0(...)
+
+; CHECK-LABEL: define internal void @throwing.ws(
+; CHECK:       ws.run.views:
+; CHECK-NEXT:    [[ASIDE:%ws.aside[0-9]*]] = call ptr @__ws_child_begin(ptr %ws.slot)
+; CHECK-NEXT:    invoke void @__ws_body.throwing.ws.1(ptr %ws.slot, ptr %r)
+; CHECK-NEXT:      to label %[[RAN:.*]] unwind label %[[PAD:.*]]
+; CHECK:       [[RAN]]:
+; CHECK-NEXT:    call void @__ws_child_end(ptr [[ASIDE]])
+; CHECK:       [[PAD]]:
+; CHECK-NEXT:    [[LP:%.*]] = landingpad
+; CHECK-NEXT:      catch ptr null
+; CHECK:         [[EXN:%.*]] = call ptr @__ws_exception_capture(
+; CHECK-NEXT:    call void @__ws_child_end(ptr [[ASIDE]])
+; CHECK:         call void @__ws_exception_drop(
+; CHECK-NEXT:    store ptr [[EXN]], ptr %ws.exn.kept
+; CHECK-NEXT:    br label %ws.synced
 
 ; CHECK-LABEL: define internal void @indirect.ws(
 ; CHECK:       ws.run:
@@ -98,7 +131,7 @@ define void @indirect(ptr %f, i64 %n) {
 ; CHECK-NEXT:    call void @__ws_child_end(ptr %ws.aside)
 ; CHECK-NEXT:    br label %ws.ran
 ; CHECK:       ws.join:
-; CHECK-NEXT:    call void @__ws_join(ptr %ws.slot)
+; CHECK-NEXT:    %ws.exn.stolen = call ptr @__ws_join(ptr %ws.slot)
 
 ; CHECK-LABEL: define internal i64 @fib.ws(
 ; CHECK-NOT:     __ws_views_above

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Run a wsff program once per (variant binary, worker count).
 
-usage: ws-run.py [--workers 1,2,4] [--env K=V ...] BINARY... [-- ARGS...]
+usage: ws-run.py [--workers 1,2,4] [--env K=V ...] [--expect REGEX]
+                 BINARY... [-- ARGS...]
 
 Prints "<binary-suffix> workers=<n>: <stdout lines>" for each run and exits
-non-zero if any run fails, so a lit RUN line can FileCheck every run.
+non-zero if any run fails, so a lit RUN line can FileCheck every run.  With
+--expect, every run's output (lines joined by " | ") must also match REGEX
+(re.search); the last line then says "ws-run: all <count> runs as
+expected", so a check need not know how many runs there are.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -14,11 +19,14 @@ import sys
 def main(argv):
     workers = [1, 2, 4]
     extra_env = {}
+    expect = None
     binaries, args = [], []
     it = iter(argv)
     for a in it:
         if a == "--workers":
             workers = [int(n) for n in next(it).split(",")]
+        elif a == "--expect":
+            expect = re.compile(next(it))
         elif a == "--env":
             k, v = next(it).split("=", 1)
             extra_env[k] = v
@@ -27,6 +35,7 @@ def main(argv):
         else:
             binaries.append(a)
     status = 0
+    runs = 0
     for b in binaries:
         name = os.path.basename(b)
         for n in workers:
@@ -40,10 +49,16 @@ def main(argv):
                 continue
             out = p.stdout.strip().replace("\n", " | ")
             print("%s workers=%d: %s" % (name, n, out))
+            runs += 1
+            if expect and not expect.search(out):
+                print("%s workers=%d: UNEXPECTED OUTPUT" % (name, n))
+                status = 1
             if p.returncode != 0:
                 print("%s workers=%d: EXIT %d %s" % (name, n, p.returncode,
                                                      p.stderr.strip()))
                 status = 1
+    if expect and status == 0:
+        print("ws-run: all %d runs as expected" % runs)
     return status
 
 

@@ -23,10 +23,16 @@
  * is in ws/cpus.def, which the compiler reads too. */
 #define WS_MAX_STORE_BUFFER 65536
 
-/* Worker thread stacks: as deep as the main thread's may grow by default. */
-#ifndef WS_WORKER_STACK_SIZE
-#define WS_WORKER_STACK_SIZE (64UL << 20)
+/* Worker thread stacks when WS_STACK_SIZE is not set, and its bounds;
+ * below each a guard of WS_STACK_GUARD bytes the process may not touch
+ * (address space only), so that an overflow faults there, and the runtime
+ * says which stack to raise. */
+#ifndef WS_DEFAULT_STACK_SIZE
+#define WS_DEFAULT_STACK_SIZE ((size_t)64 << 20)
 #endif
+#define WS_MIN_STACK_SIZE ((size_t)64 << 10)
+#define WS_MAX_STACK_SIZE ((size_t)64 << 30)
+#define WS_STACK_GUARD ((size_t)1 << 20)
 
 /* Bounded TSO is an x86 (and SPARC) property (paper 000 §7). */
 #if defined(__x86_64__) || defined(__i386__)

@@ -16,8 +16,8 @@ int ws_thep_take_conflict_self(ws_slot *t);
 
 /* The echo P := s (Fig. 5), made as P := H, which holds s: one store, no
  * shift; a thief reads s back from P.  ws-storecount counts it as a store
- * between two takes (ws/abi.def), which is why THEP's delta is
- * ceil(S / (x + 2)) at most. */
+ * between two takes (ws/abi.def): THEP's x is at least 1 even where
+ * nothing else is stored between two takes. */
 WS_TAGGED_STORE void ws_store_echo(ws_dq *q, uint64_t sh) {
   atomic_store_explicit(&q->P, sh, ws_relaxed);
 }
@@ -60,7 +60,9 @@ static ws_slot *thep_steal(ws_dq *q, ws_worker *thief) {
   if (ws_th_dist(atomic_load_explicit(&q->T, ws_relaxed),
                  atomic_load_explicit(&q->H, ws_relaxed)) <= 0)
     return WS_EMPTY; /* look before locking */
-  int64_t delta = ws_rt.delta;
+  /* Only a validated S may skip the echo: with the default S, a guess,
+   * every uncertain steal waits for it (sound with no S at all). */
+  int64_t delta = ws_rt.delta_validated;
   ws_th_lock(q);
   uint64_t sh = atomic_load_explicit(&q->H, ws_relaxed);
   uint32_t s = ws_th_tag(sh);

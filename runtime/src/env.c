@@ -1,5 +1,5 @@
 /* env.c — parsing of WS_NUM_WORKERS, WS_DEQUE, WS_STORE_BUFFER,
- * WS_DEQUE_SIZE and WS_STATS. */
+ * WS_DEQUE_SIZE, WS_STACK_SIZE, WS_STATS and WS_BARRIER. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,33 @@ static int parse_uint(const char *s, long lo, long hi, long *out) {
   if (errno || *end || v < (unsigned long long)lo || v > (unsigned long long)hi)
     return -1;
   *out = (long)v;
+  return 0;
+}
+
+/* A size in bytes: a decimal integer with an optional K, M or G (powers of
+ * 1024), in [lo, hi]. */
+static int parse_size(const char *s, size_t lo, size_t hi, size_t *out) {
+  char digits[32];
+  size_t n = strlen(s);
+  unsigned shift = 0;
+  if (n > 0) {
+    switch (s[n - 1]) {
+    case 'K': shift = 10; n--; break;
+    case 'M': shift = 20; n--; break;
+    case 'G': shift = 30; n--; break;
+    }
+  }
+  long v;
+  if (n == 0 || n >= sizeof digits)
+    return -1;
+  memcpy(digits, s, n);
+  digits[n] = 0;
+  if (parse_uint(digits, 1, (long)(hi >> shift), &v))
+    return -1;
+  size_t bytes = (size_t)v << shift;
+  if (bytes < lo)
+    return -1;
+  *out = bytes;
   return 0;
 }
 
@@ -74,6 +101,15 @@ int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,
     while (p < (size_t)x)
       p <<= 1;
     out->deque_size = p;
+  }
+  if ((v = lookup("WS_STACK_SIZE", ctx))) {
+    snprintf(what, sizeof what,
+             "bytes, optionally with K, M or G, from %luK to %luG (the stack of "
+             "each worker thread)",
+             (unsigned long)(WS_MIN_STACK_SIZE >> 10),
+             (unsigned long)(WS_MAX_STACK_SIZE >> 30));
+    if (parse_size(v, WS_MIN_STACK_SIZE, WS_MAX_STACK_SIZE, &out->stack_size))
+      return bad(err, n, "WS_STACK_SIZE", v, what);
   }
   if ((v = lookup("WS_STATS", ctx))) {
     if (strcmp(v, "0") == 0)

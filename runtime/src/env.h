@@ -1,7 +1,7 @@
 /*
  * env.h — the environment variables of the runtime, parsed in one place
- * (WS_NUM_WORKERS, WS_DEQUE, WS_STORE_BUFFER, WS_DEQUE_SIZE, WS_STATS,
- * WS_BARRIER).
+ * (WS_NUM_WORKERS, WS_DEQUE, WS_STORE_BUFFER, WS_DEQUE_SIZE, WS_STACK_SIZE,
+ * WS_STATS, WS_BARRIER).
  * A bad value is reported as one line naming the variable and what it
  * accepts; the caller then exits with status 2.
  */
@@ -20,6 +20,7 @@ typedef struct ws_env {
   uint32_t S;                 /*   its value */
   int S_inf;                  /*   "inf" */
   size_t deque_size;          /* WS_DEQUE_SIZE rounded up to a power of two; 0: not set */
+  size_t stack_size;          /* WS_STACK_SIZE in bytes; 0: not set */
   int stats;                  /* WS_STATS */
   int barrier_signal;         /* WS_BARRIER=signal: FF-MB's fallback */
 } ws_env;

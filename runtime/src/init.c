@@ -22,6 +22,7 @@
 #include "env.h"
 #include "membarrier.h"
 #include "records.h"
+#include "stacks.h"
 #include "stats.h"
 #include "store_buffer.h"
 #include "worker.h"
@@ -31,6 +32,8 @@ ws_runtime ws_rt;
 /* Guards the start and the worker count. */
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t main_thread;
+/* The workers' stack size (WS_STACK_SIZE), for ws_start. */
+static size_t worker_stack_size;
 
 void ws_fatal(const char *fmt, ...) {
   char buf[512];
@@ -40,6 +43,27 @@ void ws_fatal(const char *fmt, ...) {
   va_end(ap);
   fflush(stdout);
   fprintf(stderr, "ws: %s\n", buf);
+  _exit(2);
+}
+
+void ws_fatal_in_handler(const char *fmt, ...) {
+  char buf[512] = "ws: ";
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + 4, sizeof buf - 5, fmt, ap);
+  va_end(ap);
+  size_t len = 4 + (n < 0 ? 0 : (size_t)n < sizeof buf - 5 ? (size_t)n : sizeof buf - 6);
+  buf[len++] = '\n';
+  if (ftrylockfile(stdout) == 0) {
+    fflush(stdout);
+    funlockfile(stdout);
+  }
+  for (size_t done = 0; done < len;) {
+    ssize_t w = write(2, buf + done, len - done);
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
   _exit(2);
 }
 
@@ -59,6 +83,7 @@ static void bind_worker(ws_worker *w) {
   w->dq = &ws_my_dq;
   w->thread = pthread_self();
   ws_tls_self = w;
+  ws_stack_bind(w->id);
   atomic_store_explicit(&w->ready, 1, ws_release);
 }
 
@@ -153,10 +178,11 @@ __attribute__((constructor(101))) static void ws_configure(void) {
     exit(2);
   }
 
-  /* Default: THEP (fence-free, never aborts) where bounded TSO holds, the
-   * fenced THE elsewhere. */
+  /* Default: FF-MB where bounded TSO holds (fence-free, and sound with no
+   * S to trust: docs/design.md, "The default deque"), the fenced THE
+   * elsewhere. */
   const ws_deque_ops *ops =
-      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_thep : WS_VARIANT_ID_the);
+      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_ffmb : WS_VARIANT_ID_the);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {
@@ -199,6 +225,7 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   if (ops->id == WS_VARIANT_ID_ffmb)
     ws_barrier_init(env.barrier_signal);
   main_thread = pthread_self();
+  worker_stack_size = env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE;
   atexit(ws_shutdown);
 }
 
@@ -232,13 +259,13 @@ void ws_start(void) {
       ws_rt.workers[i] = new_worker(i);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, WS_WORKER_STACK_SIZE);
+    ws_stack_attr(&attr, worker_stack_size);
     for (int i = 1; i < n; i++) {
       int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
                               ws_rt.workers[i]);
       if (rc)
         ws_fatal("cannot start worker thread %d of %d: %s; lower "
-                 "WS_NUM_WORKERS",
+                 "WS_NUM_WORKERS or WS_STACK_SIZE",
                  i, n, strerror(rc));
     }
     pthread_attr_destroy(&attr);

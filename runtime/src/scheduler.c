@@ -61,7 +61,8 @@ static ws_worker *random_victim(ws_worker *self) {
 /* Run a task stolen from another worker, in its slot, with our own tail
  * for the spawns it makes, and reducer views of its own, which the DONE
  * store hands to the owner (views.h).  After that store the owner may
- * return and reuse the slot: do not touch it again. */
+ * return and reuse the slot: do not touch it again.  A thunk whose task
+ * threw has set WS_TASK_THREW meanwhile (__ws_task_threw): keep it. */
 void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
   ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
@@ -73,7 +74,9 @@ void ws_run_stolen(ws_worker *self, ws_slot *t) {
    * task it spawned is joined, so ours is the tail again. */
   atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   ws_views *left = ws_views_leave(&saved);
-  __atomic_store_n(&t->state, (uintptr_t)left | WS_TASK_DONE, __ATOMIC_RELEASE);
+  uintptr_t threw = __atomic_load_n(&t->state, __ATOMIC_RELAXED) & WS_TASK_THREW;
+  __atomic_store_n(&t->state, (uintptr_t)left | threw | WS_TASK_DONE,
+                   __ATOMIC_RELEASE);
 }
 
 /* One steal attempt on `victim`; runs the task if there is one.  A worker
@@ -132,9 +135,10 @@ void ws_worker_loop(ws_worker *w) {
  * working on our task's subtasks; when the thief has nothing, steal at
  * random (paper 003 §4.3).  Meanwhile our deque is empty just above the
  * stolen slot, so what we run pushes above it.  Then the slot is ours
- * again: clear its state, move the deque down to it, and join the reducer
- * views the thief left, in serial order. */
-void __ws_join(ws_slot *t) {
+ * again: clear its state, move the deque down to it, join the reducer
+ * views the thief left, in serial order, and hand compiled code the task's
+ * exception, if it threw. */
+void *__ws_join(ws_slot *t) {
   ws_worker *w = ws_tls_self;
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
@@ -149,7 +153,7 @@ void __ws_join(ws_slot *t) {
       break;
     if (ops->idle)
       ops->idle(w->dq);
-    ws_worker *thief = (ws_worker *)st;
+    ws_worker *thief = (ws_worker *)(st & ~WS_TASK_THREW);
     if (thief && try_steal(w, thief, 1)) {
       fails = 0;
       continue;
@@ -160,9 +164,11 @@ void __ws_join(ws_slot *t) {
     }
     back_off(++fails);
   }
+  void *exception = st & WS_TASK_THREW ? *(void **)t->payload : NULL;
   t->state = 0;
   ops->reset(w->dq, t);
-  ws_views *left = (ws_views *)(st & ~WS_TASK_DONE);
+  ws_views *left = (ws_views *)(st & ~(WS_TASK_DONE | WS_TASK_THREW));
   if (left || (uintptr_t)t < (uintptr_t)ws_tls_views_max)
     ws_views_join(t, left);
+  return exception;
 }

@@ -2,16 +2,15 @@
  *
  * The array ends at a page the process may not touch: a push past the last
  * slot writes its task there and faults, so the fast path tests no bound.
- * The runtime's SIGSEGV handler recognises a fault in a guard page, says
- * which worker's deque is full and what to raise, and exits with status 2;
- * any other fault goes on to the handler that was there before (the
- * default: the process dies of SIGSEGV as it would without wsff).
+ * The runtime's SIGSEGV handler (faults.c) recognises a fault in a guard
+ * page, says which worker's deque is full and what to raise, and exits
+ * with status 2.
  */
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "faults.h"
 #include "worker.h"
 
 static size_t page_size(void) {
@@ -28,31 +27,13 @@ typedef struct guard {
 #define WS_MAX_GUARDS (2 * WS_MAX_WORKERS)
 static guard guards[WS_MAX_GUARDS];
 static _Atomic int guard_lock;
-static struct sigaction previous;
-static _Atomic int installed;
 
-static void on_segv(int sig, siginfo_t *si, void *uctx) {
-  uintptr_t a = (uintptr_t)si->si_addr;
+ws_dq *ws_deque_guard_at(uintptr_t a) {
   for (int i = 0; i < WS_MAX_GUARDS; i++)
     if (a >= atomic_load_explicit(&guards[i].lo, ws_acquire) &&
         a < atomic_load_explicit(&guards[i].hi, ws_relaxed))
-      ws_deque_overflow(atomic_load_explicit(&guards[i].q, ws_relaxed));
-  /* Not ours: the previous disposition handles the fault, which happens
-   * again when we return. */
-  (void)uctx;
-  sigaction(sig, &previous, NULL);
-}
-
-static void install_handler(void) {
-  int expect = 0;
-  if (!atomic_compare_exchange_strong(&installed, &expect, 1))
-    return;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_segv;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, &previous);
+      return atomic_load_explicit(&guards[i].q, ws_relaxed);
+  return NULL;
 }
 
 /* Records the guard page [lo, hi) of q: its index, or -1 if all are taken. */
@@ -93,7 +74,7 @@ int ws_slots_alloc(ws_dq *q, ws_worker *w, size_t capacity) {
     munmap(p, bytes + page);
     return -1;
   }
-  install_handler();
+  ws_faults_install();
   return 0;
 }
 

@@ -71,6 +71,11 @@ extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec"))
 /* Prints "ws: <message>" on stderr and terminates with status 2.  Safe from
  * any thread. */
 __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, ...);
+/* The same from a signal handler, whose thread may hold stdio's locks: the
+ * line goes straight to the file descriptor; stdout is flushed only if no
+ * other thread holds it. */
+__attribute__((noreturn, format(printf, 1, 2))) void ws_fatal_in_handler(const char *fmt,
+                                                                          ...);
 
 /* init.c: starts the workers, once; the program's count is fixed then. */
 void ws_start(void);

@@ -69,7 +69,8 @@ void dh_install(const ws_deque_ops *ops, ws_worker **workers, int n,
   ws_rt.ops = ops;
   ws_rt.workers = workers;
   ws_rt.nworkers = n;
-  ws_rt.delta = delta;
+  ws_rt.delta = delta; /* the test's delta stands for a validated S */
+  ws_rt.delta_validated = delta;
 }
 
 void dh_restore(void) {

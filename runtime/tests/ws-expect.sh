@@ -4,7 +4,7 @@
 #
 #   ws-expect.sh [--status N] [--stderr ERE] [--stderr-first ERE]
 #                [--stderr-lines N] [--stdout ERE] [--stdout-lines N]
-#                -- COMMAND [ARG...]
+#                [--or-success ERE] -- COMMAND [ARG...]
 #
 #   --status N          exit status N (default 0)
 #   --stderr ERE        some line of stderr matches ERE (grep -E); repeatable
@@ -12,6 +12,10 @@
 #   --stderr-lines N    stderr has exactly N lines
 #   --stdout ERE        some line of stdout matches ERE; repeatable
 #   --stdout-lines N    stdout has exactly N lines (0: the program ran nothing)
+#   --or-success ERE    also accept success: status 0, nothing on stderr and
+#                       a line of stdout matching ERE (for a limit a run may
+#                       or may not reach: either it succeeds or it stops with
+#                       the checked message, never anything else)
 #
 # Set the environment with `env VAR=VALUE COMMAND`.  Exits 0 when every
 # check holds, else 1 after printing what differed and both outputs.
@@ -19,15 +23,16 @@ set -u
 
 usage() {
   echo "usage: ws-expect.sh [--status N] [--stderr ERE] [--stderr-first ERE]" \
-       "[--stderr-lines N] [--stdout ERE] [--stdout-lines N] -- COMMAND..." >&2
+       "[--stderr-lines N] [--stdout ERE] [--stdout-lines N]" \
+       "[--or-success ERE] -- COMMAND..." >&2
   exit 2
 }
 
-status=0 stderr_re= stderr_first= stderr_lines= stdout_re= stdout_lines=
+status=0 stderr_re= stderr_first= stderr_lines= stdout_re= stdout_lines= or_success=
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift; break ;;
-    --status|--stderr|--stderr-first|--stderr-lines|--stdout|--stdout-lines)
+    --status|--stderr|--stderr-first|--stderr-lines|--stdout|--stdout-lines|--or-success)
       [ $# -ge 2 ] || usage ;;
     *) usage ;;
   esac
@@ -40,6 +45,7 @@ while [ $# -gt 0 ]; do
     --stdout) stdout_re="$stdout_re$2
 " ;;
     --stdout-lines) stdout_lines=$2 ;;
+    --or-success) or_success=$2 ;;
   esac
   shift 2
 done
@@ -49,6 +55,11 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 "$@" >"$tmp/out" 2>"$tmp/err"
 rc=$?
+
+if [ -n "$or_success" ] && [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+   grep -Eq -- "$or_success" "$tmp/out"; then
+  exit 0
+fi
 
 failed=0
 complain() {

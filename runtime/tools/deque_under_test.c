@@ -4,7 +4,8 @@
  * into take_run_<v> (a call would add a store, its return address, between
  * two takes).  The rest of what the deques need comes from the runtime's
  * own files, linked in (runtime/tools/CMakeLists.txt): tailhead.c (set-up
- * and reset), slots.c (the slot array and its guard page), membarrier.c
+ * and reset), slots.c (the slot array and its guard page), faults.c and stacks.c (the
+ * guard page's message), membarrier.c
  * (FF-MB's barrier), abi.c (ws_my_dq, ws_tls_scratch, ws_tls_self). */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -43,6 +44,20 @@ void ws_fatal(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
+  _exit(2);
+}
+
+/* faults.c's and stacks.c's exit from the SIGSEGV handler: one write. */
+void ws_fatal_in_handler(const char *fmt, ...) {
+  char buf[512] = "ws: ";
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf + 4, sizeof buf - 5, fmt, ap);
+  va_end(ap);
+  size_t len = 4 + (n < 0 ? 0 : (size_t)n < sizeof buf - 5 ? (size_t)n : sizeof buf - 6);
+  buf[len++] = '\n';
+  if (write(2, buf, len) < 0)
+    _exit(2);
   _exit(2);
 }
 
@@ -86,7 +101,7 @@ int dut_variant_by_name(const char *name) {
 
 const char *dut_variant_name(int v) { return variants[v].name; }
 int dut_fence_free(int v) { return variants[v].ops->fence_free; }
-int dut_validated_S_only(int v) { return v == DUT_FFMB; }
+int dut_validated_S_only(int v) { return v == DUT_FFMB || v == DUT_THEP; }
 unsigned dut_take_stores(int v) { return take_stores_by_id[variants[v].ops->id]; }
 
 void dut_set_delta(int64_t delta) {

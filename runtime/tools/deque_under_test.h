@@ -39,8 +39,8 @@ int dut_variant_by_name(const char *name);
 const char *dut_variant_name(int v);
 /* Whether its thieves rely on bounded TSO and delta. */
 int dut_fence_free(int v);
-/* Whether its thieves use delta only for an S that was validated (FF-MB:
- * ws_rt.delta_validated, infinite when S is the default guess). */
+/* Whether its thieves use delta only for an S that was validated (FF-MB,
+ * THEP: ws_rt.delta_validated, infinite when S is the default guess). */
 int dut_validated_S_only(int v);
 
 /* x of the variant's take() as the runtime ships it: the stores it makes

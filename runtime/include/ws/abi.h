@@ -56,6 +56,9 @@ struct ws_slot {
 } __attribute__((aligned(WS_SLOT_SIZE)));
 
 #define WS_TASK_DONE ((uintptr_t)1)
+/* With DONE: the task threw, and the start of the payload holds what
+ * __ws_exception_capture made of the exception (__ws_task_threw). */
+#define WS_TASK_THREW ((uintptr_t)2)
 
 /* Deque variants (ws/variants.def).  The numbers are stored in module
  * records. */
@@ -128,8 +131,25 @@ int __ws_take(ws_slot *slot);
 
 /* A take found its task stolen: run other work (leapfrogging: steal from
  * the thief first, then at random) until the thief is done with it, then
- * give the slot back to the owner: the tail is `slot` again. */
-void __ws_join(ws_slot *slot);
+ * give the slot back to the owner: the tail is `slot` again.  Returns the
+ * exception the task threw (see below), or NULL. */
+void *__ws_join(ws_slot *slot);
+
+/* C++ exceptions (runtime/src/exceptions.cpp; compiled code calls these
+ * only where a task or a spawning function may throw, so a C program never
+ * links them).  An exception is passed around as what capture made of it:
+ * a heap copy of its std::exception_ptr.
+ *   __ws_exception_capture(e)  in a catch-all landing pad, e its exception
+ *                              object: catches it, and returns it captured
+ *   __ws_task_threw(slot, e)   the same in a thunk, on the thief: the
+ *                              captured exception goes into the slot, for
+ *                              the owner's __ws_join to return
+ *   __ws_exception_drop(x)     destroys a captured exception (NULL: none)
+ *   __ws_exception_rethrow(x)  throws it again, in the spawning function */
+void *__ws_exception_capture(void *exception);
+void __ws_task_threw(ws_slot *slot, void *exception);
+void __ws_exception_drop(void *captured);
+__attribute__((noreturn)) void __ws_exception_rethrow(void *captured);
 
 /* Per-thread scratch lines for the stores the compiler inserts after a take
  * (ws-anticoalesce): 8-byte words, WS_SCRATCH_LINES lines of 64 bytes, so

@@ -1,0 +1,132 @@
+//===- TaskExceptions.cpp - C++ exceptions at a function's syncs ----------===//
+
+#include "TaskExceptions.h"
+
+#include "AbiNames.h"
+#include "SpawnRegion.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace wsff {
+
+static LandingPadInst *landingPad(IRBuilderBase &B) {
+  LLVMContext &Ctx = B.getContext();
+  return B.CreateLandingPad(StructType::get(Ctx, {B.getPtrTy(), B.getInt32Ty()}),
+                            1, "ws.exn");
+}
+
+InvokeInst *addUnwindCleanup(CallInst &Call) {
+  Function &F = *Call.getFunction();
+  auto *Cleanup = BasicBlock::Create(F.getContext(), "ws.unwind", &F);
+  IRBuilder<> B(Cleanup);
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  LandingPadInst *LP = landingPad(B);
+  LP->setCleanup(true);
+  B.CreateResume(LP);
+  BasicBlock *At = Call.getParent();
+  changeToInvokeAndSplitBasicBlock(&Call, Cleanup);
+  return cast<InvokeInst>(At->getTerminator());
+}
+
+BasicBlock *unwindOf(Instruction *At) {
+  auto *II = dyn_cast<InvokeInst>(At);
+  return II ? II->getUnwindDest() : nullptr;
+}
+
+void addUnwindPredecessor(BasicBlock *Unwind, BasicBlock *NewPred,
+                          Instruction *At) {
+  for (PHINode &Phi : Unwind->phis())
+    Phi.addIncoming(Phi.getIncomingValueForBlock(At->getParent()), NewPred);
+}
+
+FunctionCallee TaskExceptions::runtime(StringRef Name, Type *Ret,
+                                       ArrayRef<Type *> Params) {
+  return F.getParent()->getOrInsertFunction(Name,
+                                            FunctionType::get(Ret, Params, false));
+}
+
+AllocaInst *TaskExceptions::kept() {
+  if (!Kept) {
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> B(&Entry, Entry.begin());
+    Kept = B.CreateAlloca(B.getPtrTy(), nullptr, "ws.exn.kept");
+  }
+  return Kept;
+}
+
+void TaskExceptions::startSync(Instruction *At) {
+  IRBuilder<> B(At);
+  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), kept());
+}
+
+void TaskExceptions::keep(IRBuilderBase &B, Value *Captured) {
+  // Taken back most recent first: what is kept is from a later task.
+  Value *Later = B.CreateLoad(B.getPtrTy(), kept(), "ws.exn.later");
+  B.CreateCall(runtime(ExceptionDropName, B.getVoidTy(), {B.getPtrTy()}), {Later});
+  B.CreateStore(Captured, kept());
+}
+
+BasicBlock *TaskExceptions::catchCaptured(IRBuilderBase &B, Value *&Captured,
+                                           BasicBlock *Before) {
+  setCxxPersonality(F);
+  auto *Caught = BasicBlock::Create(F.getContext(), "ws.caught", &F, Before);
+  B.SetInsertPoint(Caught);
+  LandingPadInst *LP = landingPad(B);
+  LP->addClause(ConstantPointerNull::get(B.getPtrTy()));
+  Captured = B.CreateCall(
+      runtime(ExceptionCaptureName, B.getPtrTy(), {B.getPtrTy()}),
+      {B.CreateExtractValue(LP, 0)}, "ws.exn.captured");
+  return Caught;
+}
+
+BasicBlock *TaskExceptions::catchInto(BasicBlock *Cont) {
+  IRBuilder<> B(F.getContext());
+  Value *Captured;
+  BasicBlock *Caught = catchCaptured(B, Captured, Cont);
+  keep(B, Captured);
+  B.CreateBr(Cont);
+  return Caught;
+}
+
+void TaskExceptions::rethrow(IRBuilderBase &B, Value *Captured,
+                             BasicBlock *Unwind, Instruction *At) {
+  FunctionCallee Rethrow =
+      runtime(ExceptionRethrowName, B.getVoidTy(), {B.getPtrTy()});
+  cast<Function>(Rethrow.getCallee())->setDoesNotReturn();
+  if (Unwind) {
+    auto *Never = BasicBlock::Create(F.getContext(), "ws.never", &F);
+    addUnwindPredecessor(Unwind, B.GetInsertBlock(), At);
+    B.CreateInvoke(Rethrow, Never, Unwind, {Captured});
+    IRBuilder<>(Never).CreateUnreachable();
+  } else {
+    B.CreateCall(Rethrow, {Captured});
+    B.CreateUnreachable();
+  }
+}
+
+void TaskExceptions::finishSync(IRBuilderBase &B, Instruction *At,
+                                BasicBlock *Unwind) {
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Here = B.GetInsertBlock();
+  auto *Threw = BasicBlock::Create(Ctx, "ws.threw", &F, Here->getNextNode());
+  auto *Clear = BasicBlock::Create(Ctx, "ws.clear", &F, Threw->getNextNode());
+  Value *Captured = B.CreateLoad(B.getPtrTy(), kept(), "ws.exn");
+  B.CreateCondBr(B.CreateIsNotNull(Captured), Threw, Clear);
+  B.SetInsertPoint(Threw);
+  if (auto *Resume = dyn_cast<ResumeInst>(At)) {
+    // The function's own exception, on its way out, is serially later
+    // than its tasks': catch it and let it go.
+    Value *Own = B.CreateCall(
+        runtime(ExceptionCaptureName, B.getPtrTy(), {B.getPtrTy()}),
+        {B.CreateExtractValue(Resume->getValue(), 0)}, "ws.exn.own");
+    B.CreateCall(runtime(ExceptionDropName, B.getVoidTy(), {B.getPtrTy()}), {Own});
+  }
+  rethrow(B, Captured, Unwind, At);
+  B.SetInsertPoint(Clear);
+}
+
+} // namespace wsff
