@@ -12,6 +12,19 @@ using namespace llvm;
 
 namespace wsff {
 
+/// The function a call reaches: its callee, or for a spawned call (made
+/// through the value __ws_spawn_begin returns, <ws/ws.h>) the function the
+/// marker was given.  Null when the module cannot tell.
+static const Function *calledFunction(const CallBase &CB) {
+  if (const Function *Callee = CB.getCalledFunction())
+    return Callee;
+  auto *Begin = dyn_cast<CallBase>(CB.getCalledOperand()->stripPointerCasts());
+  const Function *Marker = Begin ? Begin->getCalledFunction() : nullptr;
+  if (!Marker || Marker->getName() != SpawnBeginName || Begin->arg_size() < 2)
+    return nullptr;
+  return dyn_cast<Function>(Begin->getArgOperand(1)->stripPointerCasts());
+}
+
 /// A call the module cannot see into, which may reach a reducer: not to
 /// the runtime, an intrinsic, the builtins' markers, a library function
 /// that calls nothing back, or anything that only reads memory.
@@ -19,7 +32,7 @@ static bool opaqueCall(const CallBase &CB, const TargetLibraryInfo &TLI) {
   if (CB.isInlineAsm() || CB.onlyReadsMemory() ||
       CB.hasFnAttr(Attribute::NoCallback))
     return false;
-  const Function *Callee = CB.getCalledFunction();
+  const Function *Callee = calledFunction(CB);
   if (!Callee)
     return true;
   StringRef Name = Callee->getName();
@@ -48,7 +61,7 @@ ViewReach::ViewReach(Module &M,
         continue;
       if (opaqueCall(*CB, Lib))
         Opaque = true;
-      else if (const Function *Callee = CB->getCalledFunction())
+      else if (const Function *Callee = calledFunction(*CB))
         if (!Callee->isDeclaration())
           Callers[Callee].push_back(&F);
     }
