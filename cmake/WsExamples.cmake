@@ -88,6 +88,8 @@ function(ws_examples_test name build)
   set(exe ${WS_EXAMPLES_BIN}/${name}_${build})
   if(build STREQUAL "serial")
     set(counts 1)
+  elseif(build STREQUAL "ffmb")
+    set(counts 1 2 4 16) # the default deque: more workers than CPUs too
   else()
     set(counts 1 2)
   endif()
@@ -101,6 +103,16 @@ function(ws_examples_test name build)
       LABELS examples TIMEOUT 60
       ENVIRONMENT "WS_NUM_WORKERS=${w};OMP_NUM_THREADS=${w};TBB_NUM_THREADS=${w}")
   endforeach()
+  # FF-MB needs no S: with none at all every steal forces the barrier.
+  if(build STREQUAL "ffmb")
+    foreach(w 2 16)
+      set(test examples.${name}.ffmb.inf.w${w})
+      add_test(NAME ${test} COMMAND ${exe} ${ws_example_args})
+      set_tests_properties(${test} PROPERTIES
+        LABELS examples TIMEOUT 60
+        ENVIRONMENT "WS_NUM_WORKERS=${w};WS_STORE_BUFFER=inf")
+    endforeach()
+  endif()
 endfunction()
 
 # The ws-scale builds on the small input, 2 workers: the program still

@@ -260,8 +260,8 @@ bool FunctionLowering::addUnwindCleanups() {
   return true;
 }
 
-/// In a dynamic function a spawn inside a cycle needs a fresh descriptor
-/// each time round.
+/// In a dynamic function a spawn inside a cycle whose inputs live in the
+/// frame (they do not fit the slot) needs a fresh block each time round.
 void FunctionLowering::markCyclicSites() {
   for (scc_iterator<Function *> It = scc_begin(&F); !It.isAtEnd(); ++It) {
     const std::vector<BasicBlock *> &SCC = *It;
@@ -544,7 +544,7 @@ static void removeSync(CallBase *Sync) {
   Sync->eraseFromParent();
 }
 
-/// Does F allocate on the stack dynamically, apart from our descriptors?
+/// Does F allocate on the stack dynamically, apart from our frame blocks?
 static bool hasOwnDynamicStack(Function &F) {
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I))

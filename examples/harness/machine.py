@@ -15,9 +15,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # S_from= of the WS_STATS line (docs/bounded-tso.md), in words.
 S_SOURCES = {
     "env": "WS_STORE_BUFFER, set by the harness's --store-buffer",
-    "calibration": "this CPU's record in the calibration file (ws-sbmeasure --save)",
+    "calibration": "this CPU's record in the calibration file (ws-calibrate)",
     "default": "the runtime's conservative default: no calibration record for this "
-               "CPU (measure it with build/bin/ws-sbmeasure --save, or pass --store-buffer)",
+               "CPU (measure and validate it with build/bin/ws-calibrate, or pass --store-buffer)",
 }
 
 

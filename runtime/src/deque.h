@@ -20,7 +20,8 @@
  *
  * Variants (ws/variants.def): the, cl (fenced baselines), ffthe, ffcl, thep
  * (paper 000 Figs. 2-5), split (Lace, paper 003 Fig. 4), private
- * (receiver-initiated private deques, Acar et al. PPoPP'13 as in Lace §4).
+ * (receiver-initiated private deques, Acar et al. PPoPP'13 as in Lace §4),
+ * ffmb (FF-THE's owner; a thief the bound cannot satisfy forces a barrier).
  */
 #ifndef WS_DEQUE_H
 #define WS_DEQUE_H
@@ -107,7 +108,7 @@ typedef struct ws_deque_ops {
 /* By name ("thep") or id; NULL if unknown. */
 const ws_deque_ops *ws_variant_by_name(const char *name);
 const ws_deque_ops *ws_variant_by_id(unsigned id);
-/* "the|cl|ffthe|ffcl|thep|split|private" */
+/* "the|cl|ffthe|ffcl|thep|split|private|ffmb" */
 const char *ws_variant_names(void);
 
 /* Slots: allocation (zeroed, ending at a guard page a push past the end

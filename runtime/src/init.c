@@ -34,8 +34,21 @@ static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t main_thread;
 /* The workers' stack size (WS_STACK_SIZE), for ws_start. */
 static size_t worker_stack_size;
+/* One fatal line per process: when two workers fail at once (two stacks
+ * overflowing), the second waits for the first's _exit (a second at most,
+ * then exits itself: never a hang). */
+static _Atomic int ws_fatal_taken;
+static void ws_fatal_once(void) {
+  if (!atomic_exchange_explicit(&ws_fatal_taken, 1, memory_order_acq_rel))
+    return;
+  struct timespec ms = {0, 1000000};
+  for (int i = 0; i < 1000; i++)
+    nanosleep(&ms, NULL);
+  _exit(2);
+}
 
 void ws_fatal(const char *fmt, ...) {
+  ws_fatal_once();
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
@@ -47,6 +60,7 @@ void ws_fatal(const char *fmt, ...) {
 }
 
 void ws_fatal_in_handler(const char *fmt, ...) {
+  ws_fatal_once();
   char buf[512] = "ws: ";
   va_list ap;
   va_start(ap, fmt);
@@ -126,7 +140,36 @@ static int workers_stopped(void) {
   return 0;
 }
 
+/* fork(): the child has the forking thread only.  Its deque stays as the
+ * fork found it; what the parent's thieves were doing to it at that moment
+ * is undone (the lock of the THE family, a private deque's pending
+ * request), so no push, take or sync of the child waits for a thread it
+ * does not have.  The child runs serially from here on: every task it
+ * spawns is taken back by itself, and ws_shutdown joins nothing. */
+static void ws_atfork_child(void) {
+  /* Workers not started yet (they start at first use): the child is a
+   * process of its own and starts its own. */
+  if (!atomic_load_explicit(&ws_rt.started, ws_relaxed))
+    return;
+  ws_rt.forked = 1;
+  if (ws_tls_self) {
+    atomic_store_explicit(&ws_my_dq.lock, 0, ws_relaxed);
+    atomic_store_explicit(&ws_my_dq.request, WS_REQUESTS_CLOSED, ws_relaxed);
+  }
+}
+
 static void ws_shutdown(void) {
+  if (ws_rt.forked) {
+    /* A forked child: the worker threads are the parent's.  Waiting for
+     * them cost every child 1 s (issue 14); their memory is the parent's
+     * copy, left alone. */
+    atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
+    if (ws_tls_self)
+      ws_tls_self->spawns = ws_tls_spawns;
+    if (ws_rt.stats)
+      ws_stats_print(stderr);
+    return;
+  }
   if (!atomic_load_explicit(&ws_rt.started, ws_acquire)) {
     if (ws_rt.stats)
       ws_stats_print(stderr);
@@ -226,6 +269,8 @@ __attribute__((constructor(101))) static void ws_configure(void) {
     ws_barrier_init(env.barrier_signal);
   main_thread = pthread_self();
   worker_stack_size = env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE;
+  if (pthread_atfork(NULL, NULL, ws_atfork_child))
+    ws_fatal("cannot register the runtime's fork handler");
   atexit(ws_shutdown);
 }
 

@@ -111,6 +111,12 @@ void ws_worker_loop(ws_worker *w) {
   unsigned fails = 0;
   long nap = WS_SLEEP_MIN_NS;
   while (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
+    if (ws_rt.forked)
+      ws_fatal("fork: the child returned from a task that worker %d stole; "
+               "what follows the task runs on a thread of the parent, which "
+               "the child does not have: end the child (exit, _exit or exec) "
+               "inside the task",
+               w->id);
     if (ops->idle)
       ops->idle(w->dq);
     if (ws_serve_submission(w) ||
@@ -151,9 +157,25 @@ void *__ws_join(ws_slot *t) {
     st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
     if (st & WS_TASK_DONE)
       break;
+    /* The thief's address, without the flags (a task that threw sets
+     * WS_TASK_THREW before it is done). */
+    ws_worker *thief = (ws_worker *)(st & ~(WS_TASK_DONE | WS_TASK_THREW));
+    if (ws_rt.forked) {
+      /* A forked child: no thief is here.  A task claimed before the fork
+       * but not started (the thief stores its address first) has not run
+       * in this process: run it.  One that was running is lost to us. */
+      if (!thief) {
+        ws_run_stolen(w, t);
+        continue;
+      }
+      ws_fatal("fork: the child syncs with a task stolen before the fork by "
+               "worker %d, a thread of the parent, which the child does not "
+               "have; end the child (exit, _exit or exec) before it syncs "
+               "with tasks spawned before the fork",
+               thief->id);
+    }
     if (ops->idle)
       ops->idle(w->dq);
-    ws_worker *thief = (ws_worker *)(st & ~WS_TASK_THREW);
     if (thief && try_steal(w, thief, 1)) {
       fails = 0;
       continue;

@@ -74,5 +74,11 @@ void ws_stats_print(FILE *out) {
             i, sp, w->c.steals, w->c.leaps, w->c.aborts, w->c.echo_waits,
             w->c.stolen_syncs, w->c.sleeps);
   }
+  if (ws_rt.forked)
+    fprintf(out,
+            "ws: forked child: ran serially on worker %d, the thread that "
+            "called fork(); the counters include the parent's up to the "
+            "fork\n",
+            ws_tls_self ? ws_tls_self->id : -1);
   fflush(out);
 }

@@ -63,6 +63,10 @@ typedef struct ws_runtime {
   _Atomic int exited;
   _Atomic int started;   /* the workers run (ws_start) */
   _Atomic int submitted; /* calls of other threads waiting for a worker */
+  /* In a child of fork(): only the thread that forked is here (set by the
+   * pthread_atfork child handler, before the child runs anything else).
+   * The child runs serially on that thread's deque; nobody steals. */
+  int forked;
 } ws_runtime;
 
 extern ws_runtime ws_rt;
