@@ -23,6 +23,11 @@ inline constexpr llvm::StringLiteral SpawnEndName = "__ws_spawn_end";
 inline constexpr llvm::StringLiteral SyncName = "__ws_sync";
 
 inline constexpr llvm::StringLiteral TailName = "__ws_tail";
+inline constexpr llvm::StringLiteral TailOwnedName = "__ws_tail_owned";
+inline constexpr llvm::StringLiteral SubmitName = "__ws_submit";
+inline constexpr llvm::StringLiteral ViewsAboveName = "__ws_views_above";
+inline constexpr llvm::StringLiteral ChildBeginName = "__ws_child_begin";
+inline constexpr llvm::StringLiteral ChildEndName = "__ws_child_end";
 inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
 inline constexpr llvm::StringLiteral JoinName = "__ws_join";
 /// C++ exceptions across tasks (ws/abi.h, runtime/src/exceptions.cpp).
@@ -101,6 +106,7 @@ inline constexpr llvm::StringLiteral TailStoreMD = "ws.tstore";
 inline constexpr llvm::StringLiteral ScratchName = "ws_tls_scratch";
 inline constexpr llvm::StringLiteral SpawnCountName = "ws_tls_spawns";
 inline constexpr llvm::StringLiteral DequeName = "ws_my_dq";
+inline constexpr llvm::StringLiteral ViewsMaxName = "ws_tls_views_max";
 
 } // namespace wsff
 

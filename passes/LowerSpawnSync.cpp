@@ -8,6 +8,7 @@
 #include "Diagnose.h"
 #include "SpawnRegion.h"
 #include "TaskExceptions.h"
+#include "ViewReach.h"
 
 #include "ws/abi.h"
 
@@ -38,6 +39,10 @@ namespace {
 /// The runtime entry points, declared in the module.
 struct Runtime {
   FunctionCallee Tail, Push, Take, Join;
+  /// A variadic function's tail (it cannot be submitted); an entry
+  /// point's call handed to the workers; the reducer views' test and hooks
+  /// around a sync's direct call of a task body.
+  FunctionCallee TailOwned, Submit, ViewsAbove, ChildBegin, ChildEnd;
   /// __ws_publish_tail, for variants whose push and take do not store the
   /// tail where __ws_tail finds it; null otherwise.
   Function *Publish = nullptr;
@@ -69,10 +74,11 @@ struct SpawnStack {
 class FunctionLowering {
 public:
   /// TailArg: the hidden argument of a clone, or null (the function finds
-  /// its tail with __ws_tail at entry).
+  /// its tail at entry).  MarkViews: the function may reach a reducer
+  /// (ViewReach), so its syncs mark where a child runs.
   FunctionLowering(Function &F, const Runtime &RT, const CloneMap &Clones,
-                   Argument *TailArg)
-      : F(F), RT(RT), Clones(Clones), TailArg(TailArg) {}
+                   Argument *TailArg, bool MarkViews = false)
+      : F(F), RT(RT), Clones(Clones), TailArg(TailArg), MarkViews(MarkViews) {}
   /// Is every spawn and sync of F well formed?  Errors for those that are
   /// not; changes nothing a later run() would not.
   bool check();
@@ -90,6 +96,13 @@ private:
   DebugLoc locationFor(Instruction *At) const;
   Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
   CallInst *emitTake(IRBuilderBase &B, Value *Slot);
+  /// Where a copy of a body's call made in a block unwinds (null: a call).
+  using UnwindFor = function_ref<BasicBlock *(BasicBlock *CallBlock)>;
+  /// What becomes of an exception the marked copy caught, once the views
+  /// are put back: B ends the block.
+  using OnCaught = function_ref<void(IRBuilderBase &B, Value *Captured)>;
+  void runChild(const SpawnSite &S, Value *Slot, Value *FromSlot, IRBuilderBase &B,
+                UnwindFor Unwind, OnCaught Caught);
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
   void publishTail();
@@ -98,6 +111,7 @@ private:
   const Runtime &RT;
   const CloneMap &Clones;
   Argument *TailArg;
+  bool MarkViews;
   SmallVector<SpawnSite, 4> Sites;
   /// A task is pushed at its end marker: only from there is it outstanding
   /// (an exception among the arguments unwinds before the spawn).
@@ -279,7 +293,7 @@ void FunctionLowering::setUpTail() {
   IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   B.SetCurrentDebugLocation(locationFor(Sites.front().Begin));
   EntryTail = TailArg ? static_cast<Value *>(TailArg)
-                      : B.CreateCall(RT.Tail, {}, "ws.entry.tail");
+                      : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
   B.CreateStore(EntryTail, TailAddr);
 }
 
@@ -309,7 +323,7 @@ void FunctionLowering::replaceInSites(Value *Old, Value *New) {
   }
 }
 
-static MDNode *unlikelyStolen(LLVMContext &Ctx) {
+static MDNode *unlikelyBranch(LLVMContext &Ctx) {
   return MDBuilder(Ctx).createBranchWeights(1, 1 << 20);
 }
 
@@ -317,6 +331,53 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
   CallInst *Take = B.CreateCall(RT.Take, {Slot}, "ws.stolen");
   Take->setMetadata(TakeSiteMD, MDNode::get(B.getContext(), {}));
   return Take;
+}
+
+/// The direct call of a task body at a sync, which runs the child after
+/// the continuation that follows it in serial order.  Where the function
+/// may reach a reducer, a second copy runs it between the hooks that keep
+/// an ordered view in serial order, when a view needs them; the first copy
+/// is the call every function makes (ws-tre still finds it).  Leaves B at
+/// the end of both.  A body that may throw: the plain copy unwinds where
+/// Unwind says; the marked one to a pad that puts the views back before
+/// Caught passes the exception on (an exception must not leave the
+/// continuation's updates set aside).
+void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot,
+                                IRBuilderBase &B, UnwindFor Unwind, OnCaught Caught) {
+  if (!MarkViews) {
+    callBody(S, Slot, FromSlot, B, Unwind(B.GetInsertBlock()));
+    return;
+  }
+  LLVMContext &Ctx = F.getContext();
+  // Right after the run block, so that the function reads in the order it
+  // runs (the stolen path after the run).
+  BasicBlock *Next = B.GetInsertBlock()->getNextNode();
+  BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F, Next);
+  BasicBlock *Views = BasicBlock::Create(Ctx, "ws.run.views", &F, Next);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "ws.ran", &F, Next);
+  Value *Above = B.CreateCall(RT.ViewsAbove, {Slot}, "ws.views.above");
+  B.CreateCondBr(B.CreateIsNotNull(Above), Views, Plain, unlikelyBranch(Ctx));
+  DebugLoc DL = B.getCurrentDebugLocation();
+  IRBuilder<> P(Plain);
+  P.SetCurrentDebugLocation(DL);
+  callBody(S, Slot, FromSlot, P, Unwind(Plain));
+  P.CreateBr(Done);
+  IRBuilder<> V(Views);
+  V.SetCurrentDebugLocation(DL);
+  Value *Aside = V.CreateCall(RT.ChildBegin, {Slot}, "ws.aside");
+  BasicBlock *Pad = nullptr;
+  if (S.MayThrow && Exceptions) {
+    IRBuilder<> T(Ctx);
+    Value *Captured;
+    Pad = Exceptions->catchCaptured(T, Captured, Done);
+    T.SetCurrentDebugLocation(DL);
+    T.CreateCall(RT.ChildEnd, {Aside});
+    Caught(T, Captured);
+  }
+  callBody(S, Slot, FromSlot, V, Pad);
+  V.CreateCall(RT.ChildEnd, {Aside});
+  V.CreateBr(Done);
+  B.SetInsertPoint(Done);
 }
 
 /// Take back each spawn of Stack, most recent first, before At: its slot
@@ -345,16 +406,26 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
                                                -(int64_t)WS_SLOT_SIZE, "ws.slot");
     B.CreateStore(Slot, TailAddr);
     Value *Taken = emitTake(B, Slot);
-    B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyStolen(Ctx));
+    B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Run, unlikelyBranch(Ctx));
     B.SetInsertPoint(Run);
-    BasicBlock *BodyUnwind = nullptr;
-    if (S.MayThrow && Direct && Unwind) {
-      BodyUnwind = Unwind;
-      addUnwindPredecessor(Unwind, Run, At);
-    } else if (S.MayThrow && !Direct) {
-      BodyUnwind = Exceptions->catchInto(Cont);
-    }
-    callBody(S, Slot, nullptr, B, BodyUnwind);
+    auto BodyUnwind = [&](BasicBlock *CallBlock) -> BasicBlock * {
+      if (S.MayThrow && Direct && Unwind) {
+        addUnwindPredecessor(Unwind, CallBlock, At);
+        return Unwind;
+      }
+      if (S.MayThrow && !Direct)
+        return Exceptions->catchInto(Cont);
+      return nullptr;
+    };
+    auto Caught = [&](IRBuilderBase &T, Value *Captured) {
+      if (Direct) {
+        Exceptions->rethrow(T, Captured, Unwind, At);
+      } else {
+        Exceptions->keep(T, Captured);
+        T.CreateBr(Cont);
+      }
+    };
+    runChild(S, Slot, nullptr, B, BodyUnwind, Caught);
     B.CreateBr(Cont);
     B.SetInsertPoint(Stolen);
     Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
@@ -415,7 +486,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   B.CreateStore(Slot, TailAddr);
   Value *Taken = emitTake(B, Slot);
   BasicBlock *Dispatch = BasicBlock::Create(Ctx, "ws.run", &F, Stolen);
-  B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyStolen(Ctx));
+  B.CreateCondBr(B.CreateIsNotNull(Taken), Stolen, Dispatch, unlikelyBranch(Ctx));
 
   B.SetInsertPoint(Stolen);
   Value *Threw = B.CreateCall(RT.Join, {Slot}, "ws.exn.stolen");
@@ -445,7 +516,13 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
     }
     IRBuilder<> R(RunSite);
     R.SetCurrentDebugLocation(DL);
-    callBody(S, Slot, Slot, R, S.MayThrow ? Exceptions->catchInto(Head) : nullptr);
+    runChild(
+        S, Slot, Slot, R,
+        [&](BasicBlock *) { return S.MayThrow ? Exceptions->catchInto(Head) : nullptr; },
+        [&](IRBuilderBase &T, Value *Captured) {
+          Exceptions->keep(T, Captured);
+          T.CreateBr(Head);
+        });
     R.CreateBr(Head);
   }
 
@@ -683,6 +760,13 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     return C;
   };
   RT.Tail = Get(TailName, FunctionType::get(Ptr, false));
+  RT.TailOwned = Get(TailOwnedName, FunctionType::get(Ptr, false));
+  RT.ViewsAbove = Get(ViewsAboveName, FunctionType::get(Int, {Ptr}, false));
+  RT.ChildBegin = Get(ChildBeginName, FunctionType::get(Ptr, {Ptr}, false));
+  RT.ChildEnd = Get(ChildEndName, FunctionType::get(Void, {Ptr}, false));
+  // A submitted call runs user code on a worker: not nounwind.
+  RT.Submit = Get(SubmitName, FunctionType::get(Void, {Ptr, Ptr}, false),
+                  /*NoUnwind=*/false);
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
   RT.Take = Get(takeName(Opts.Variant), FunctionType::get(Int, {Ptr}, false));
   // Joining runs other tasks: it is not nounwind.  It returns the
@@ -708,6 +792,71 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     }
   }
   return OK;
+}
+
+/// The entry point's path on a thread the workers do not run: its
+/// arguments go into a closure in its frame, a thunk (F.ws.submitted) that
+/// a worker runs with its own tail calls the clone with them and leaves
+/// the result there, and __ws_submit returns once it has (runtime
+/// submit.c).  Arguments the frame cannot hand over (inalloca,
+/// preallocated) make the call fatal there, as a variadic function's.
+static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
+                       const Runtime &RT, BasicBlock *Submit) {
+  LLVMContext &Ctx = F.getContext();
+  IRBuilder<> B(Submit);
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    if (F.hasParamAttribute(I, Attribute::InAlloca) ||
+        F.hasParamAttribute(I, Attribute::Preallocated)) {
+      B.CreateCall(RT.TailOwned);
+      B.CreateUnreachable();
+      return;
+    }
+  Type *RetTy = F.getReturnType();
+  SmallVector<Type *, 8> Fields;
+  for (Argument &A : F.args())
+    Fields.push_back(A.getType());
+  if (!RetTy->isVoidTy())
+    Fields.push_back(RetTy);
+  StructType *ClosureTy = StructType::get(Ctx, Fields);
+
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Function *Thunk = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+      GlobalValue::InternalLinkage, F.getAddressSpace(),
+      Clone.getName() + ".submitted", F.getParent());
+  Thunk->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  // Compiled for F's target, so that the clone may inline into it and the
+  // store-buffer table sees the CPU F was compiled for.
+  for (StringRef A : {"target-cpu", "target-features", "tune-cpu", "frame-pointer"})
+    if (F.hasFnAttribute(A))
+      Thunk->addFnAttr(F.getFnAttribute(A));
+  {
+    IRBuilder<> TB(BasicBlock::Create(Ctx, "entry", Thunk));
+    Value *Closure = Thunk->getArg(0);
+    SmallVector<Value *, 8> Args{Thunk->getArg(1)};
+    for (unsigned I = 0; I < F.arg_size(); ++I)
+      Args.push_back(TB.CreateLoad(Fields[I], TB.CreateStructGEP(ClosureTy, Closure, I)));
+    CallInst *Call = TB.CreateCall(&Clone, Args);
+    Call->setAttributes(CallAttrs);
+    if (!RetTy->isVoidTy())
+      TB.CreateStore(Call, TB.CreateStructGEP(ClosureTy, Closure, F.arg_size()));
+    TB.CreateRetVoid();
+  }
+
+  // A call with neither arguments nor a result has nothing to hand over.
+  Value *Closure = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  if (!Fields.empty()) {
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> AB(&Entry, Entry.begin());
+    Closure = AB.CreateAlloca(ClosureTy, nullptr, "ws.closure");
+  }
+  for (unsigned I = 0; I < F.arg_size(); ++I)
+    B.CreateStore(F.getArg(I), B.CreateStructGEP(ClosureTy, Closure, I));
+  B.CreateCall(RT.Submit, {Thunk, Closure});
+  if (RetTy->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(B.CreateLoad(RetTy, B.CreateStructGEP(ClosureTy, Closure, F.arg_size())));
 }
 
 /// F's clone taking the tail as a hidden first argument (Cilk's fast
@@ -751,9 +900,15 @@ Function *makeClone(Function &F, const Runtime &RT) {
     Clone->setMetadata(Kind, MD);
   F.clearMetadata();
 
-  // F: the entry point.
+  // F: the entry point.  On a thread the workers do not run, __ws_tail is
+  // null and the call goes to the workers (emitSubmit).
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", &F));
   Value *Tail = B.CreateCall(RT.Tail, {}, "ws.tail");
+  BasicBlock *Run = BasicBlock::Create(Ctx, "ws.run", &F);
+  BasicBlock *Submit = BasicBlock::Create(Ctx, "ws.submit", &F);
+  B.CreateCondBr(B.CreateIsNotNull(Tail), Run, Submit,
+                 MDBuilder(Ctx).createBranchWeights(1 << 20, 1));
+  B.SetInsertPoint(Run);
   SmallVector<Value *, 8> Args{Tail};
   for (Argument &A : F.args())
     Args.push_back(&A);
@@ -789,6 +944,7 @@ Function *makeClone(Function &F, const Runtime &RT) {
     B.CreateRetVoid();
   else
     B.CreateRet(Call);
+  emitSubmit(F, *Clone, Call->getAttributes(), RT, Submit);
   F.removeFnAttr(Attribute::Naked);
   // The entry point reads the tail and runs spawning code: whatever the
   // user promised about F's memory holds for neither.
@@ -832,6 +988,9 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   RT.TLI = [&FAM](Function &F) -> const TargetLibraryInfo & {
     return FAM.getResult<TargetLibraryAnalysis>(F);
   };
+  // Which spawning functions mark their children for the reducers: those
+  // that may reach one, decided on the module as written.
+  ViewReach Reach(M, RT.TLI);
   // A function with a malformed spawn has its error and is left as it is
   // (valid IR: clang may go on after an error).
   CloneMap Clones;
@@ -846,16 +1005,24 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   for (Function *F : Spawning)
     if (!F->isVarArg() && !F->isInterposable())
       Clones[F] = makeClone(*F, RT);
+  SmallPtrSet<Function *, 16> MarkViews;
+  for (Function *F : Spawning)
+    if (Reach.mayReach(*F))
+      MarkViews.insert(F);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);
     FunctionLowering(Clone ? *Clone : *F, RT, Clones,
-                     Clone ? Clone->getArg(0) : nullptr)
+                     Clone ? Clone->getArg(0) : nullptr, MarkViews.count(F))
         .run();
   }
   for (Function *F : Syncing)
     FunctionLowering(*F, RT, Clones, nullptr).run();
 
-  for (StringRef Name : {SpawnBeginName, SpawnEndName, SyncName})
+  for (StringRef Name : {StringRef(SpawnBeginName), StringRef(SpawnEndName),
+                         StringRef(SyncName), StringRef(TailName),
+                         StringRef(TailOwnedName), StringRef(SubmitName),
+                         StringRef(ViewsAboveName), StringRef(ChildBeginName),
+                         StringRef(ChildEndName)})
     if (Function *Fn = M.getFunction(Name))
       if (Fn->use_empty())
         Fn->eraseFromParent();

@@ -70,15 +70,23 @@ void TaskExceptions::keep(IRBuilderBase &B, Value *Captured) {
   B.CreateStore(Captured, kept());
 }
 
-BasicBlock *TaskExceptions::catchInto(BasicBlock *Cont) {
+BasicBlock *TaskExceptions::catchCaptured(IRBuilderBase &B, Value *&Captured,
+                                           BasicBlock *Before) {
   setCxxPersonality(F);
-  auto *Caught = BasicBlock::Create(F.getContext(), "ws.caught", &F, Cont);
-  IRBuilder<> B(Caught);
+  auto *Caught = BasicBlock::Create(F.getContext(), "ws.caught", &F, Before);
+  B.SetInsertPoint(Caught);
   LandingPadInst *LP = landingPad(B);
   LP->addClause(ConstantPointerNull::get(B.getPtrTy()));
-  Value *Captured = B.CreateCall(
+  Captured = B.CreateCall(
       runtime(ExceptionCaptureName, B.getPtrTy(), {B.getPtrTy()}),
       {B.CreateExtractValue(LP, 0)}, "ws.exn.captured");
+  return Caught;
+}
+
+BasicBlock *TaskExceptions::catchInto(BasicBlock *Cont) {
+  IRBuilder<> B(F.getContext());
+  Value *Captured;
+  BasicBlock *Caught = catchCaptured(B, Captured, Cont);
   keep(B, Captured);
   B.CreateBr(Cont);
   return Caught;

@@ -45,6 +45,11 @@ public:
   /// A landing pad that catches what a task's body threw, keeps it, and
   /// goes on to Cont.
   llvm::BasicBlock *catchInto(llvm::BasicBlock *Cont);
+  /// A landing pad, placed before Before, that catches what a task's body
+  /// threw; B is left after it, Captured is the exception (a pointer for
+  /// keep and rethrow).  The caller ends the block.
+  llvm::BasicBlock *catchCaptured(llvm::IRBuilderBase &B, llvm::Value *&Captured,
+                                  llvm::BasicBlock *Before);
   /// Keeps Captured (what __ws_join returned for a task that threw).
   void keep(llvm::IRBuilderBase &B, llvm::Value *Captured);
   /// At the end of a sync, B in a block that ends before At: throws the

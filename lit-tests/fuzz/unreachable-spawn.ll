@@ -57,6 +57,7 @@ lpad:
 ; CHECK-LABEL: define void @dead_only()
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %ws.tail = call ptr @__ws_tail()
+; CHECK:       ws.run:
 ; CHECK-NEXT:    call void @dead_only.ws(ptr %ws.tail)
 ; CHECK-LABEL: define internal void @spawn_in_pad.ws(ptr %ws.tail)
 ; CHECK:         call void @__ws_push_ffmb(ptr

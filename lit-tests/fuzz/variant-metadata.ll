@@ -9,8 +9,8 @@
 ; RUN: sed 's/^!0 = !{}/!0 = !{!"split"}/' %s | %opt -load-pass-plugin=%plugin -passes='ws-delta<variant=cl>' -S | FileCheck %s --check-prefix=OWN
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none;variant=ffcl>,ws-delta<variant=cl>' -S %s | FileCheck %s --check-prefix=LOWERED
 
-; OWN: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1, i32 0, i32 2,
-; LOWERED: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 3, i32 0, i32 2,
+; OWN: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 1, i32 0, i32 3,
+; LOWERED: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 3, i32 0, i32 3,
 
 !ws.variant = !{!0}
 !0 = !{}

@@ -41,7 +41,7 @@ entry:
 ; CHECK-NEXT:    store volatile ptr @__ws_thunk.t.ws.0, ptr [[SLOT]], align 64
 ; CHECK-NEXT:    call void @__ws_push_ffmb(ptr [[SLOT]])
 ; CHECK-NEXT:    store i64 99, ptr %q
-; CHECK:       ws.run:
+; CHECK:       ws.run.plain:
 ; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.t.ws.0, ptr %ws.frame, i32 0, i32 0
 ; CHECK-NEXT:    [[V:%.*]] = {{call|invoke}} i64 @__ws_body.t.ws.0(ptr %ws.slot, ptr [[FIELD]])
 ; CHECK-NEXT:    store i64 [[V]], ptr %r

@@ -2,13 +2,15 @@
 ; <name>.ws gets the body, the parameter attributes shifted by one, and the
 ; owner's tail as a hidden first argument; the original keeps its name,
 ; linkage and address (a function pointer, another module) and asks
-; __ws_tail for the tail before calling the clone.  Calls from spawning
+; __ws_tail for the tail before calling the clone (NULL on a thread the
+; workers do not run: it submits the call to them).  Calls from spawning
 ; code go straight to the clone with the tail as it is at the call, the
 ; spawned call included (from its task body, with the tail the body runs
 ; on); calls from other code go through the entry point.  A variadic
-; function is not cloned (its va_list cannot be forwarded): it asks for the
-; tail at entry and is called as it is.  A function that only syncs has
-; nothing to take back: its syncs go, and it gets no clone.
+; function is not cloned (its va_list cannot be forwarded): it asks
+; __ws_tail_owned for the tail at entry (fatal on such a thread) and is
+; called as it is.  A function that only syncs has nothing to take back:
+; its syncs go, and it gets no clone.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %s | FileCheck %s --implicit-check-not=@va.ws
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -78,16 +80,23 @@ define i64 @only_syncs(ptr %p) nounwind {
 
 ; CHECK-LABEL: define i64 @sum(ptr byval(%struct.P) align 8 %0, i64 noundef %1) {{.*}}{
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %ws.closure = alloca { ptr, i64, i64 }
 ; CHECK-NEXT:    %ws.tail = call ptr @__ws_tail()
+; CHECK-NEXT:    [[OWN:%.*]] = icmp ne ptr %ws.tail, null
+; CHECK-NEXT:    br i1 [[OWN]], label %ws.run, label %ws.submit
+; CHECK:       ws.run:
 ; CHECK-NEXT:    [[R:%.*]] = call i64 @sum.ws(ptr %ws.tail, ptr byval(%struct.P) align 8 %0, i64 noundef %1)
 ; CHECK-NEXT:    ret i64 [[R]]
+; CHECK:       ws.submit:
+; CHECK:         call void @__ws_submit(ptr @sum.ws.submitted, ptr %ws.closure)
+; CHECK:         ret i64
 ; CHECK-NEXT:  }
 
 ; CHECK-LABEL: define i64 @va(i64 %n, ...) {{.*}}{
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    %ws.tail.addr = alloca ptr
 ; CHECK-NEXT:    %a = alloca i64
-; CHECK-NEXT:    %ws.entry.tail = call ptr @__ws_tail()
+; CHECK-NEXT:    %ws.entry.tail = call ptr @__ws_tail_owned()
 ; CHECK-NEXT:    store ptr %ws.entry.tail, ptr %ws.tail.addr
 ; CHECK:         call void @__ws_push_ffmb(
 ; CHECK:         call i32 @__ws_take_ffmb(

@@ -65,9 +65,13 @@ join:
 ; CHECK-NEXT:    br i1 [[IS0]], label %ws.run.0, label %ws.dispatch
 ; CHECK:       ws.run.0:
 ; CHECK:         call void @__ws_body.branchy.ws.0(ptr %ws.slot,
+; CHECK-NEXT:    br label %[[RAN0:ws.ran[0-9]*]]
+; CHECK:       [[RAN0]]:
 ; CHECK-NEXT:    br label %ws.sync
 ; CHECK:       ws.run.1:
 ; CHECK:         call void @__ws_body.branchy.ws.1(ptr %ws.slot,
+; CHECK-NEXT:    br label %[[RAN1:ws.ran[0-9]*]]
+; CHECK:       [[RAN1]]:
 ; CHECK-NEXT:    br label %ws.sync
 ; CHECK:       ws.join:
 ; CHECK-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)

@@ -36,15 +36,21 @@
 ; LOOP-NEXT:    [[IS0:%.*]] = icmp eq ptr %ws.thunk, @__ws_thunk.loop.ws.0
 ; LOOP-NEXT:    br i1 [[IS0]], label %ws.run.0, label %ws.dispatch
 ; LOOP:       ws.run.0:
+; LOOP-NEXT:    %ws.views.above = call i32 @__ws_views_above(ptr %ws.slot)
+; LOOP:       ws.run.plain:
 ; LOOP-NEXT:    [[P0:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
 ; LOOP-NEXT:    [[A0:%.*]] = getelementptr inbounds %ws.task.loop.ws.0, ptr [[P0]], i32 0, i32 0
 ; LOOP-NEXT:    [[I0:%.*]] = load i64, ptr [[A0]]
 ; LOOP-NEXT:    [[A1:%.*]] = getelementptr inbounds %ws.task.loop.ws.0, ptr [[P0]], i32 0, i32 1
 ; LOOP-NEXT:    [[R0:%.*]] = load ptr, ptr [[A1]]
 ; LOOP-NEXT:    call void @__ws_body.loop.ws.0(ptr %ws.slot, i64 [[I0]], ptr [[R0]])
+; LOOP-NEXT:    br label %ws.ran
+; LOOP:       ws.ran:
 ; LOOP-NEXT:    br label %ws.sync
 ; LOOP:       ws.run.1:
 ; LOOP:         call void @__ws_body.loop.ws.1(ptr %ws.slot,
+; LOOP-NEXT:    br label %[[RAN1:ws.ran[0-9]+]]
+; LOOP:       [[RAN1]]:
 ; LOOP-NEXT:    br label %ws.sync
 ; LOOP:       ws.join:
 ; LOOP-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)

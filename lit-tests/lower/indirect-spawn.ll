@@ -25,7 +25,7 @@ entry:
 ; CHECK:         store i64 %x, ptr
 ; CHECK-NEXT:    [[FIELD:%.*]] = getelementptr inbounds %ws.task.apply.ws.0, ptr {{%.*}}, i32 0, i32 1
 ; CHECK-NEXT:    store ptr %fn, ptr [[FIELD]]
-; CHECK:       ws.run:
+; CHECK:       ws.run.plain:
 ; CHECK-NEXT:    [[V:%.*]] = {{call|invoke}} i64 @__ws_body.apply.ws.0(ptr %ws.slot, i64 %x, ptr %fn)
 ; CHECK-NEXT:    store i64 [[V]], ptr %r
 ; CHECK-LABEL: define internal i64 @__ws_body.apply.ws.0(ptr %ws.tail, i64 %x, ptr %fn)

@@ -35,7 +35,7 @@ entry:
 ; CHECK-NOT:     lifetime
 ; CHECK:         store ptr %res, ptr
 ; CHECK:         call void @__ws_push_ffmb(
-; CHECK:       ws.run:
+; CHECK:       ws.run.plain:
 ; CHECK-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
 ; CHECK:    br label %ws.synced
 ; CHECK:       ws.join:

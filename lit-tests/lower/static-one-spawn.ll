@@ -44,7 +44,11 @@ rec:
 ; The entry point: the only place that asks for the tail.
 ; CHECK-LABEL: define i64 @fib(i64 %0)
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %ws.closure = alloca { i64, i64 }
 ; CHECK-NEXT:    %ws.tail = call ptr @__ws_tail()
+; CHECK-NEXT:    [[OWN:%.*]] = icmp ne ptr %ws.tail, null
+; CHECK-NEXT:    br i1 [[OWN]], label %ws.run, label %ws.submit
+; CHECK:       ws.run:
 ; CHECK-NEXT:    [[R:%.*]] = call i64 @fib.ws(ptr %ws.tail, i64 %0)
 ; CHECK-NEXT:    ret i64 [[R]]
 

@@ -28,7 +28,7 @@ define void @t(i64 %n) {
 }
 
 ; COUNT: @ws_tls_spawns = external thread_local(initialexec) global i64
-; COUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 1, i32 2,
+; COUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 1, i32 3,
 ; Each spawn's increment sits at the spawn, before its push; nothing else
 ; counts.
 ; COUNT-LABEL: define internal void @t.ws(
@@ -48,6 +48,6 @@ define void @t(i64 %n) {
 ; COUNT-LABEL: define internal void @__ws_body.t.ws.0(
 ; COUNT-NOT:     @ws_tls_spawns
 
-; NOCOUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 0, i32 2,
+; NOCOUNT: @__ws_delta_record = internal constant {{.*}} { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 7, i32 0, i32 3,
 
 ; ERR: error: ws_tls_spawns is the wsff runtime's spawn counter; the module declares it otherwise

@@ -14,10 +14,10 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='ws-lower<abi-bc=none>,verify' -S %t/too-big.ll | FileCheck %s --check-prefix=BIG
 
 ; VALUE-LABEL: define internal void @t.ws(ptr %ws.tail, ptr %out, i64 %x)
-; VALUE:       ws.run:
+; VALUE:       ws.run.plain:
 ; VALUE-NEXT:    [[V:%.*]] = {{call|invoke}} x86_fp80 @__ws_body.t.ws.0(ptr %ws.slot, i64 %x)
 ; VALUE:    store x86_fp80 [[V]], ptr %out, align 16
-; VALUE-NEXT:    br label %ws.synced
+; VALUE:         br label %ws.synced
 ; VALUE:       ws.join:
 ; VALUE-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(ptr %ws.slot)
 ; VALUE:    [[P:%.*]] = getelementptr inbounds i8, ptr %ws.slot, i64 16
@@ -38,7 +38,7 @@
 ; the body now owns.
 ; CXX-LABEL: define internal void @t.ws(ptr %ws.tail, ptr %res, i64 %x)
 ; CXX-NOT:     %tmp = alloca
-; CXX:       ws.run:
+; CXX:       ws.run.plain:
 ; CXX-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %res)
 ; CXX:    br label %ws.synced
 ; CXX:       ws.join:
@@ -56,7 +56,7 @@
 ; CXX:    ret void
 
 ; VOLATILE-LABEL: define internal void @t.ws(
-; VOLATILE:       ws.run:
+; VOLATILE:       ws.run.plain:
 ; VOLATILE-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
 ; VOLATILE:    br label %ws.synced
 ; VOLATILE-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %out)
@@ -66,7 +66,7 @@
 ; VOLATILE-NEXT:    ret void
 
 ; BIG-LABEL: define internal void @t.ws(
-; BIG:       ws.run:
+; BIG:       ws.run.plain:
 ; BIG-NEXT:    {{call|invoke}} void @__ws_body.t.ws.0(ptr %ws.slot, i64 %x, ptr %out)
 ; BIG:    br label %ws.synced
 ; BIG-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail, i64 %x, ptr %out)

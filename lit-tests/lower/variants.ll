@@ -28,15 +28,16 @@ define void @t() {
 }
 
 ; The record: magic, version, x, S, delta, variant, flags, ABI version, module.
-; THE: @__ws_delta_record = internal constant { i32, i32, i32, i32, i32, i32, i32, i32, ptr } { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 0, i32 0, i32 2, ptr @__ws_delta_record.module }, section "ws_delta", align 8
+; THE: @__ws_delta_record = internal constant { i32, i32, i32, i32, i32, i32, i32, i32, ptr } { i32 2004051046, i32 2, i32 1, i32 256, i32 128, i32 0, i32 0, i32 3, ptr @__ws_delta_record.module }, section "ws_delta", align 8
 ; THE: call void @__ws_push_the(ptr
 ; THE: call i32 @__ws_take_the(ptr
-; FFCL: i32 128, i32 3, i32 0, i32 2, ptr
+; FFCL: i32 128, i32 3, i32 0, i32 3, ptr
 ; FFCL: call void @__ws_push_ffcl(ptr
 ; FFCL: call i32 @__ws_take_ffcl(ptr
-; SPLIT: i32 128, i32 5, i32 0, i32 2, ptr
+; SPLIT: i32 128, i32 5, i32 0, i32 3, ptr
 ; SPLIT-LABEL: define void @t()
 ; SPLIT:         %ws.tail = call ptr @__ws_tail()
+; SPLIT:       ws.run:
 ; SPLIT-NEXT:    invoke void @t.ws(ptr %ws.tail)
 ; SPLIT-NEXT:      to label %ws.returned unwind label %ws.unwound
 ; SPLIT:       ws.returned:
@@ -53,20 +54,20 @@ define void @t() {
 ; SPLIT-NEXT:  entry:
 ; SPLIT-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
 ; SPLIT-NEXT:    call void @g()
-; PRIVATE: i32 128, i32 6, i32 0, i32 2, ptr
+; PRIVATE: i32 128, i32 6, i32 0, i32 3, ptr
 ; PRIVATE: call void @__ws_push_private(ptr
 ; PRIVATE: call i32 @__ws_take_private(ptr
 ; PRIVATE-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail)
 ; PRIVATE-NEXT:  entry:
 ; PRIVATE-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
 ; PRIVATE-NEXT:    call void @g()
-; RUNTIME: i32 128, i32 255, i32 0, i32 2, ptr
+; RUNTIME: i32 128, i32 255, i32 0, i32 3, ptr
 ; RUNTIME: call void @__ws_push(ptr
 ; RUNTIME: call i32 @__ws_take(ptr
 ; RUNTIME-LABEL: define internal void @__ws_body.t.ws.0(ptr %ws.tail)
 ; RUNTIME-NEXT:  entry:
 ; RUNTIME-NEXT:    call void @__ws_publish_tail(ptr %ws.tail)
 ; RUNTIME-NEXT:    call void @g()
-; CL: i32 128, i32 1, i32 0, i32 2, ptr
+; CL: i32 128, i32 1, i32 0, i32 3, ptr
 ; CL: call void @__ws_push_cl(ptr
 ; CL: call i32 @__ws_take_cl(ptr

@@ -1,5 +1,5 @@
-/* abi.c — the per-thread state of the runtime and the worker queries of
- * ws.h. */
+/* abi.c — the per-thread state of the runtime, which the fast paths and
+ * the tools that test the deques address. */
 #include "worker.h"
 
 __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec")));
@@ -16,9 +16,5 @@ __thread volatile uint64_t ws_tls_scratch[WS_SCRATCH_LINES * 8]
 
 __thread uint64_t ws_tls_spawns __attribute__((tls_model("initial-exec")));
 
-int ws_num_workers(void) { return ws_rt.nworkers; }
-
-int ws_worker_id(void) {
-  ws_worker *w = ws_tls_self;
-  return w ? w->id : -1;
-}
+/* What __ws_views_above compares with (ws/abi.h, views.c). */
+__thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));

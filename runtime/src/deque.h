@@ -80,6 +80,7 @@ extern __thread ws_dq ws_my_dq __attribute__((tls_model("initial-exec")));
 #define WS_ALLSTOLEN ((ws_slot *)UINTPTR_MAX) /* above every slot */
 #define WS_NO_REQUEST (-1)
 #define WS_REQUESTS_CLOSED (-2)
+#define WS_REQUEST_ANSWERING (-3) /* private: the owner claimed the request */
 #define WS_TRANSFER_WAIT ((ws_slot *)(uintptr_t)4)
 
 typedef struct ws_deque_ops {

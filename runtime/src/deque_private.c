@@ -10,10 +10,32 @@
  *
  * The tasks not handed over are [o_head, T); a handed-over task stays in
  * its slot, run there by the thief, until the owner joins it.
+ *
+ * A worker that is not in the runtime answers nobody: the main thread
+ * blocked in pthread_join while the calls of other threads run on the
+ * workers (submit.c).  A thief takes its request back after a while, and
+ * at once when such calls are queued (it goes to run them), unless the
+ * owner has claimed the request (WS_REQUEST_ANSWERING): then the answer is
+ * on its way.  Waiting for queued calls alone is not enough: a thief
+ * leapfrogging at the join of a call already taken from the queue waits
+ * for its answer with nothing queued.  The while is a time, not a count of
+ * spins: an owner that the OS has descheduled answers late but answers,
+ * and on a loaded machine that takes longer than any spin count.
  */
 #include <sched.h>
+#include <time.h>
 
 #include "worker.h"
+
+/* How long a thief waits for an answer before it takes its request back
+ * (ns): several scheduler time slices. */
+#define WS_PRIVATE_PATIENCE_NS 50000000
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 void ws_private_answer(ws_dq *q, ws_slot *head);
 void ws_private_answer_self(ws_slot *head);
@@ -46,10 +68,13 @@ int __ws_take_private(ws_slot *t) { return private_take(&ws_my_dq, 1, t); }
 
 void ws_private_answer_self(ws_slot *head) { ws_private_answer(&ws_my_dq, head); }
 
-/* Answer the pending request: the oldest task below head, or no work. */
+/* Answer the pending request: the oldest task below head, or no work.
+ * Claimed first, so that the thief cannot take it back meanwhile. */
 __attribute__((noinline)) void ws_private_answer(ws_dq *q, ws_slot *head) {
   int j = atomic_load_explicit(&q->request, ws_acquire);
-  if (j < 0)
+  if (j < 0 || !atomic_compare_exchange_strong_explicit(
+                   &q->request, &j, WS_REQUEST_ANSWERING, ws_acq_rel,
+                   ws_relaxed))
     return;
   ws_slot *give = WS_EMPTY;
   if (q->o_head < head)
@@ -73,10 +98,21 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
     return expect == WS_REQUESTS_CLOSED ? WS_EMPTY : WS_ABORT;
   ws_slot *r;
   unsigned spins = 0;
+  uint64_t give_up = 0; /* set at the first yield: most answers come sooner */
   while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) ==
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
-    if (++spins % 64 == 0)
+    if (++spins % 64 == 0 && !give_up)
+      give_up = now_ns() + WS_PRIVATE_PATIENCE_NS;
+    if (spins % 64 == 0 && (atomic_load_explicit(&ws_rt.submitted, ws_relaxed) ||
+                            now_ns() >= give_up)) {
+      int mine = thief->id;
+      if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
+                                                  WS_NO_REQUEST, ws_acq_rel,
+                                                  ws_relaxed))
+        return WS_ABORT; /* taken back before the owner saw it */
+    }
+    if (spins % 64 == 0)
       sched_yield();
     else
       ws_cpu_relax();

@@ -1,9 +1,13 @@
 /*
- * init.c — start-up and shutdown.  The runtime starts in a constructor,
- * before main: a bad environment stops the program before it runs anything.
- * The main thread is worker 0; workers 1..N-1 are threads of their own.
+ * init.c — start-up and shutdown.  The environment is read in a
+ * constructor, before main: a bad value stops the program before it runs
+ * anything.  The workers start at first use (the first call of a spawning
+ * function, or ws_num_workers), so that the program may set their number
+ * first (ws_set_num_workers).  The main thread is worker 0; workers 1..N-1
+ * are threads of their own.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -25,6 +29,11 @@
 
 ws_runtime ws_rt;
 
+/* Guards the start and the worker count. */
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t main_thread;
+/* The workers' stack size (WS_STACK_SIZE), for ws_start. */
+static size_t worker_stack_size;
 /* One fatal line per process: when two workers fail at once (two stacks
  * overflowing), the second waits for the first's _exit (a second at most,
  * then exits itself: never a hang). */
@@ -78,7 +87,8 @@ static const char *getenv_lookup(const char *name, void *ctx) {
 }
 
 /* Sets up the calling thread's deque for worker w.  The control block is
- * this thread's TLS (deque.h), so only the thread itself can do it. */
+ * this thread's TLS (deque.h), so only the thread itself can do it; thieves
+ * look at w once `ready` says so. */
 static void bind_worker(ws_worker *w) {
   if (ws_rt.ops->init(&ws_my_dq, w, ws_rt.deque_size))
     ws_fatal("cannot allocate a deque of %zu tasks for worker %d; lower "
@@ -88,15 +98,12 @@ static void bind_worker(ws_worker *w) {
   w->thread = pthread_self();
   ws_tls_self = w;
   ws_stack_bind(w->id);
-  atomic_fetch_add_explicit(&ws_rt.bound, 1, ws_release);
+  atomic_store_explicit(&w->ready, 1, ws_release);
 }
 
 static void *worker_main(void *arg) {
   ws_worker *w = arg;
   bind_worker(w);
-  /* Thieves look at every worker's deque: steal once all are set up. */
-  while (atomic_load_explicit(&ws_rt.bound, ws_acquire) < ws_rt.nworkers)
-    sched_yield();
   ws_worker_loop(w);
   if (ws_rt.ops->quiesce)
     ws_rt.ops->quiesce(w->dq);
@@ -140,6 +147,10 @@ static int workers_stopped(void) {
  * does not have.  The child runs serially from here on: every task it
  * spawns is taken back by itself, and ws_shutdown joins nothing. */
 static void ws_atfork_child(void) {
+  /* Workers not started yet (they start at first use): the child is a
+   * process of its own and starts its own. */
+  if (!atomic_load_explicit(&ws_rt.started, ws_relaxed))
+    return;
   ws_rt.forked = 1;
   if (ws_tls_self) {
     atomic_store_explicit(&ws_my_dq.lock, 0, ws_relaxed);
@@ -159,17 +170,25 @@ static void ws_shutdown(void) {
       ws_stats_print(stderr);
     return;
   }
+  if (!atomic_load_explicit(&ws_rt.started, ws_acquire)) {
+    if (ws_rt.stats)
+      ws_stats_print(stderr);
+    return;
+  }
   atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
   atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
   syscall(SYS_futex, (uint32_t *)&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX,
           NULL, NULL, 0);
-  if (ws_rt.ops->quiesce)
-    ws_rt.ops->quiesce(ws_rt.workers[0]->dq);
-  int joined = ws_tls_self == ws_rt.workers[0] && workers_stopped();
+  ws_worker *w0 = ws_rt.workers[0];
+  int main_bound = atomic_load_explicit(&w0->ready, ws_acquire);
+  if (main_bound && ws_rt.ops->quiesce)
+    ws_rt.ops->quiesce(w0->dq);
+  int joined = pthread_equal(pthread_self(), main_thread) && workers_stopped();
   if (joined)
     for (int i = 1; i < ws_rt.nworkers; i++)
       pthread_join(ws_rt.workers[i]->thread, NULL);
-  ws_rt.workers[0]->spawns = ws_tls_spawns;
+  if (main_bound)
+    w0->spawns = ws_tls_spawns;
   if (ws_rt.stats)
     ws_stats_print(stderr);
   if (!joined)
@@ -184,7 +203,9 @@ static void ws_shutdown(void) {
   ws_tls_self = NULL;
 }
 
-__attribute__((constructor(101))) static void ws_start(void) {
+/* Reads the environment and the modules' records, resolves S and the
+ * variant: everything but the workers, which start at first use. */
+__attribute__((constructor(101))) static void ws_configure(void) {
   char err[512];
   ws_env env;
   if (ws_env_parse(getenv_lookup, NULL, &env, err, sizeof err)) {
@@ -241,37 +262,124 @@ __attribute__((constructor(101))) static void ws_start(void) {
 
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = env.nworkers ? env.nworkers : (int)(ncpu > 0 ? ncpu : 1);
-  if (n > WS_MAX_WORKERS)
-    n = WS_MAX_WORKERS;
-  ws_rt.nworkers = n;
-  ws_rt.workers = calloc((size_t)n, sizeof *ws_rt.workers);
-  if (!ws_rt.workers)
-    ws_fatal("out of memory");
-  for (int i = 0; i < n; i++)
-    ws_rt.workers[i] = new_worker(i);
-  bind_worker(ws_rt.workers[0]);
+  ws_rt.nworkers = n > WS_MAX_WORKERS ? WS_MAX_WORKERS : n;
 
   /* FF-MB's barrier, set up before any other thread of ours exists. */
   if (ops->id == WS_VARIANT_ID_ffmb)
     ws_barrier_init(env.barrier_signal);
-
+  main_thread = pthread_self();
+  worker_stack_size = env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE;
   if (pthread_atfork(NULL, NULL, ws_atfork_child))
     ws_fatal("cannot register the runtime's fork handler");
-
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  ws_stack_attr(&attr, env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE);
-  for (int i = 1; i < n; i++) {
-    int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
-                            ws_rt.workers[i]);
-    if (rc)
-      ws_fatal("cannot start worker thread %d of %d: %s; lower WS_NUM_WORKERS "
-               "or WS_STACK_SIZE",
-               i, n, strerror(rc));
-  }
-  pthread_attr_destroy(&attr);
-  /* Thieves look at every worker's deque: start once all are set up. */
-  while (atomic_load_explicit(&ws_rt.bound, ws_acquire) < n)
-    sched_yield();
   atexit(ws_shutdown);
+}
+
+int ws_set_num_workers(int n) {
+  if (n < 1 || n > WS_MAX_WORKERS)
+    return EINVAL;
+  pthread_mutex_lock(&start_lock);
+  int started = atomic_load_explicit(&ws_rt.started, ws_relaxed);
+  if (!started)
+    ws_rt.nworkers = n;
+  pthread_mutex_unlock(&start_lock);
+  return started ? EBUSY : 0;
+}
+
+/* The workers 1..N-1; worker 0, the main thread, binds itself when it
+ * first runs spawning code (ws_bind_caller).  Thieves skip a worker that
+ * is not ready. */
+void ws_start(void) {
+  if (atomic_load_explicit(&ws_rt.started, ws_acquire))
+    return;
+  if (!ws_rt.ops)
+    ws_fatal("ws_spawn/ws_sync before the runtime read its environment (a "
+             "constructor that runs before libws's?)");
+  pthread_mutex_lock(&start_lock);
+  if (!atomic_load_explicit(&ws_rt.started, ws_relaxed)) {
+    int n = ws_rt.nworkers;
+    ws_rt.workers = calloc((size_t)n, sizeof *ws_rt.workers);
+    if (!ws_rt.workers)
+      ws_fatal("out of memory");
+    for (int i = 0; i < n; i++)
+      ws_rt.workers[i] = new_worker(i);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    ws_stack_attr(&attr, worker_stack_size);
+    for (int i = 1; i < n; i++) {
+      int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
+                              ws_rt.workers[i]);
+      if (rc)
+        ws_fatal("cannot start worker thread %d of %d: %s; lower "
+                 "WS_NUM_WORKERS or WS_STACK_SIZE",
+                 i, n, strerror(rc));
+    }
+    pthread_attr_destroy(&attr);
+    atomic_store_explicit(&ws_rt.started, 1, ws_release);
+  }
+  pthread_mutex_unlock(&start_lock);
+}
+
+/* A thread the runtime does not own calls spawning code when there is one
+ * worker only (the main thread, which may be blocked): it runs its calls
+ * itself, on a deque of its own that no thief visits, freed when the
+ * thread ends. */
+static pthread_key_t own_deque_key;
+static pthread_once_t own_deque_once = PTHREAD_ONCE_INIT;
+
+static void free_own_deque(void *w) {
+  ws_slots_free(&ws_my_dq);
+  atomic_store_explicit(&ws_my_dq.T, NULL, ws_relaxed);
+  ws_tls_self = NULL;
+  free(w);
+}
+
+static void make_own_deque_key(void) {
+  if (pthread_key_create(&own_deque_key, free_own_deque))
+    ws_fatal("cannot create a thread key for the deques of other threads");
+}
+
+static void bind_own_deque(void) {
+  pthread_once(&own_deque_once, make_own_deque_key);
+  ws_worker *w = new_worker(-1);
+  if (ws_rt.ops->init(&ws_my_dq, w, ws_rt.deque_size))
+    ws_fatal("cannot allocate a deque of %zu tasks for a thread of the "
+             "program; lower WS_DEQUE_SIZE",
+             ws_rt.deque_size);
+  w->dq = &ws_my_dq;
+  w->thread = pthread_self();
+  ws_tls_self = w;
+  pthread_setspecific(own_deque_key, w);
+}
+
+int ws_is_main_thread(void) { return pthread_equal(pthread_self(), main_thread); }
+
+/* The count is fixed from here on: the workers start. */
+int ws_num_workers(void) {
+  ws_start();
+  return ws_rt.nworkers;
+}
+
+/* The main thread is worker 0 before it binds its deque too; a thread of
+ * the program's is -1, also when it runs its calls itself (one worker). */
+int ws_worker_id(void) {
+  ws_worker *w = ws_tls_self;
+  if (w)
+    return w->id;
+  return ws_is_main_thread() ? 0 : -1;
+}
+
+ws_slot *ws_bind_caller(void) {
+  if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire))
+    ws_fatal("ws_spawn/ws_sync after the runtime stopped (at exit)");
+  ws_start();
+  if (ws_is_main_thread()) {
+    if (!ws_tls_self)
+      bind_worker(ws_rt.workers[0]);
+  } else if (ws_rt.nworkers == 1) {
+    if (!ws_tls_self)
+      bind_own_deque();
+  } else {
+    return NULL; /* the entry point submits its call (submit.c) */
+  }
+  return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
 }

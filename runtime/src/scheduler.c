@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "views.h"
 #include "worker.h"
 
 /* Iterations an idle worker spins before it yields, then sleeps. */
@@ -40,7 +41,10 @@ void ws_wake_one(void) {
 static void sleep_a_while(ws_worker *w, long ns) {
   uint32_t seq = atomic_load_explicit(&ws_rt.wake_seq, ws_acquire);
   atomic_fetch_add_explicit(&ws_rt.sleepers, 1, ws_seq_cst);
-  if (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
+  /* A submitter counts its call, then looks for sleepers (submit.c): one
+   * of the two sees the other. */
+  if (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire) &&
+      !atomic_load_explicit(&ws_rt.submitted, ws_seq_cst)) {
     struct timespec ts = {0, ns};
     futex(&ws_rt.wake_seq, FUTEX_WAIT_PRIVATE, seq, &ts);
   }
@@ -55,24 +59,32 @@ static ws_worker *random_victim(ws_worker *self) {
 }
 
 /* Run a task stolen from another worker, in its slot, with our own tail
- * for the spawns it makes.  After the DONE store the owner may return and
- * reuse the slot: do not touch it again.  A thunk whose task threw has set
- * WS_TASK_THREW meanwhile (__ws_task_threw): keep it. */
+ * for the spawns it makes, and reducer views of its own, which the DONE
+ * store hands to the owner (views.h).  After that store the owner may
+ * return and reuse the slot: do not touch it again.  A thunk whose task
+ * threw has set WS_TASK_THREW meanwhile (__ws_task_threw): keep it. */
 void ws_run_stolen(ws_worker *self, ws_slot *t) {
   __atomic_store_n(&t->state, (uintptr_t)self, __ATOMIC_RELEASE);
   ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  ws_views_saved saved;
+  ws_views_enter(&saved);
   t->run(t, tail);
   /* Split and private deques' fast paths do not store the tail: the task
    * left the one it last published (before a call), above ours.  Every
    * task it spawned is joined, so ours is the tail again. */
   atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
+  ws_views *left = ws_views_leave(&saved);
   uintptr_t threw = __atomic_load_n(&t->state, __ATOMIC_RELAXED) & WS_TASK_THREW;
-  __atomic_store_n(&t->state, (uintptr_t)self | threw | WS_TASK_DONE,
+  __atomic_store_n(&t->state, (uintptr_t)left | threw | WS_TASK_DONE,
                    __ATOMIC_RELEASE);
 }
 
-/* One steal attempt on `victim`; runs the task if there is one. */
+/* One steal attempt on `victim`; runs the task if there is one.  A worker
+ * whose thread has not set up its deque yet (the main thread binds at its
+ * first spawning call) has nothing to steal. */
 static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
+  if (!atomic_load_explicit(&victim->ready, ws_acquire))
+    return 0;
   ws_slot *r = ws_rt.ops->steal(victim->dq, self);
   if (ws_is_task(r)) {
     self->c.steals++;
@@ -107,7 +119,8 @@ void ws_worker_loop(ws_worker *w) {
                w->id);
     if (ops->idle)
       ops->idle(w->dq);
-    if (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0)) {
+    if (ws_serve_submission(w) ||
+        (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0))) {
       fails = 0;
       nap = WS_SLEEP_MIN_NS;
       continue;
@@ -128,8 +141,9 @@ void ws_worker_loop(ws_worker *w) {
  * working on our task's subtasks; when the thief has nothing, steal at
  * random (paper 003 §4.3).  Meanwhile our deque is empty just above the
  * stolen slot, so what we run pushes above it.  Then the slot is ours
- * again: clear its state and move the deque down to it, and hand compiled
- * code the task's exception, if it threw. */
+ * again: clear its state, move the deque down to it, join the reducer
+ * views the thief left, in serial order, and hand compiled code the task's
+ * exception, if it threw. */
 void *__ws_join(ws_slot *t) {
   ws_worker *w = ws_tls_self;
   const ws_deque_ops *ops = ws_rt.ops;
@@ -175,5 +189,8 @@ void *__ws_join(ws_slot *t) {
   void *exception = st & WS_TASK_THREW ? *(void **)t->payload : NULL;
   t->state = 0;
   ops->reset(w->dq, t);
+  ws_views *left = (ws_views *)(st & ~(WS_TASK_DONE | WS_TASK_THREW));
+  if (left || (uintptr_t)t < (uintptr_t)ws_tls_views_max)
+    ws_views_join(t, left);
   return exception;
 }

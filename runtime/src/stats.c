@@ -21,11 +21,17 @@ static void fmt_spawns(char *buf, size_t n, uint64_t v) {
     snprintf(buf, n, "uncounted");
 }
 
+/* Worker i, or one that counted nothing when the workers never started. */
+static const ws_worker *worker_or_idle(int i) {
+  static const ws_worker idle;
+  return ws_rt.workers ? ws_rt.workers[i] : &idle;
+}
+
 void ws_stats_print(FILE *out) {
   ws_counters sum = {0};
   uint64_t spawns = 0;
   for (int i = 0; i < ws_rt.nworkers; i++) {
-    ws_worker *w = ws_rt.workers[i];
+    const ws_worker *w = worker_or_idle(i);
     spawns += w->spawns;
     sum.steals += w->c.steals;
     sum.leaps += w->c.leaps;
@@ -59,7 +65,7 @@ void ws_stats_print(FILE *out) {
           sum.steals - sum.safe_bound - sum.safe_barrier - sum.safe_echo,
           sum.barriers, ws_barrier_name());
   for (int i = 0; i < ws_rt.nworkers; i++) {
-    ws_worker *w = ws_rt.workers[i];
+    const ws_worker *w = worker_or_idle(i);
     fmt_spawns(sp, sizeof sp, w->spawns);
     fprintf(out,
             "ws: worker %d: spawns=%s steals=%" PRIu64 " leaps=%" PRIu64

@@ -26,6 +26,7 @@ typedef struct ws_counters {
 
 struct ws_worker {
   ws_dq *dq; /* the owning thread's ws_my_dq, once the thread runs */
+  _Atomic int ready; /* dq is set up: thieves may look at it */
   alignas(WS_CACHE_LINE) ws_counters c;
   uint64_t spawns; /* ws_tls_spawns of the owning thread, at its exit */
   /* Barriers this worker's thread has made for FF-MB thieves when the
@@ -60,7 +61,8 @@ typedef struct ws_runtime {
   _Atomic int sleepers;
   _Atomic uint32_t wake_seq;
   _Atomic int exited;
-  _Atomic int bound; /* workers whose thread has set up its deque */
+  _Atomic int started;   /* the workers run (ws_start) */
+  _Atomic int submitted; /* calls of other threads waiting for a worker */
   /* In a child of fork(): only the thread that forked is here (set by the
    * pthread_atfork child handler, before the child runs anything else).
    * The child runs serially on that thread's deque; nobody steals. */
@@ -78,6 +80,18 @@ __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, .
  * other thread holds it. */
 __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal_in_handler(const char *fmt,
                                                                           ...);
+
+/* init.c: starts the workers, once; the program's count is fixed then. */
+void ws_start(void);
+/* The calling thread's tail after starting the runtime and binding the
+ * thread's deque (main: worker 0; another thread, when there is one worker
+ * only: a deque of its own), or NULL where the thread's calls must be
+ * submitted to the workers. */
+ws_slot *ws_bind_caller(void);
+int ws_is_main_thread(void);
+
+/* submit.c: runs one submitted call if there is one (idle workers). */
+int ws_serve_submission(ws_worker *self);
 
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);

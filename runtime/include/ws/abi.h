@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define WS_ABI_VERSION 2
+#define WS_ABI_VERSION 3
 
 /* A task in its deque slot.  `run` is what a thief calls (the thunk): it
  * reads the task's inputs from the payload, runs the task with the thief's
@@ -40,8 +40,9 @@ extern "C" {
  * one that fits, at the start of the payload.  When the inputs do not fit,
  * the payload holds a pointer to them in the spawning frame.  `state` is
  * written by the runtime only: 0 while the task is not stolen, the thief's
- * ws_worker address while it runs, that address | WS_TASK_DONE after; a
- * join puts it back to 0.  Compiled code never writes it. */
+ * ws_worker address while it runs, WS_TASK_DONE after, or'd with the
+ * address of the reducer views the task left (none: 0), which the join
+ * takes; a join puts it back to 0.  Compiled code never writes it. */
 #define WS_SLOT_SIZE 64
 #define WS_SLOT_PAYLOAD 48
 
@@ -69,9 +70,41 @@ enum ws_variant_id {
   WS_VARIANT_RUNTIME = 255 /* compiled against the generic entry points */
 };
 
-/* The calling worker's tail, for an entry point into spawning code.  Fatal
- * (clear message, exit 2) on a thread the runtime does not own. */
+/* The calling thread's tail, for an entry point into spawning code (the
+ * runtime starts here if it has not).  NULL on a thread the workers do not
+ * run (one the program created, when there is more than one worker): the
+ * entry point then hands its call to the workers with __ws_submit. */
 ws_slot *__ws_tail(void);
+/* The same for code that cannot be handed over (a spawning function
+ * lowered in place: variadic, or interposable): fatal (clear message, exit 2) where __ws_tail is NULL. */
+ws_slot *__ws_tail_owned(void);
+
+/* Runs run(closure, tail) on a worker, with the worker's tail, and returns
+ * when it is done; the calling thread sleeps meanwhile (no spinning).  The
+ * reducer views the call left join the caller's.  For entry points called
+ * where __ws_tail is NULL. */
+void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure);
+
+/* Reducer views across a sync that runs a task body directly, emitted by
+ * the pass in functions that may reach a reducer:
+ *
+ *     if (__ws_views_above(slot)) {          // an inlined compare
+ *       void *aside = __ws_child_begin(slot);
+ *       body(slot, ...);                     // the child, after its continuation
+ *       __ws_child_end(aside);
+ *     } else body(slot, ...);                // as in any other function
+ *
+ * __ws_views_above says whether an ordered (non-commutative) view has a
+ * segment above `slot`: updates of the continuation that follows the child
+ * in serial order.  __ws_child_begin sets them aside (NULL: there were
+ * none after all) and __ws_child_end puts them back after the child's
+ * (docs/design.md, "Reducers in serial order"). */
+int __ws_views_above(ws_slot *slot);
+void *__ws_child_begin(ws_slot *slot);
+void __ws_child_end(void *aside);
+/* What __ws_views_above compares with: the highest key of an ordered
+ * view's current segment, in the calling thread's context. */
+extern __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
 
 /* Per-variant fast paths; also compiled to bitcode (ws-abi.bc) that the pass
  * links into each module and inlines.

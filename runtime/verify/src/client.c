@@ -55,7 +55,7 @@ const vf_step_info vf_client_steps[C_NSTEPS] = {
     [C_RUN_SLOT] = {"(runtime) ws_run_stolen: run the task in its slot", SCHED,
                     "t->run(t, tail);"},
     [C_RUN_DONE] = {"(runtime) ws_run_stolen: mark it DONE", SCHED,
-                    "__atomic_store_n(&t->state, (uintptr_t)self | threw | WS_TASK_DONE,"},
+                    "__atomic_store_n(&t->state, (uintptr_t)left | threw | WS_TASK_DONE,"},
 };
 
 int vf_nthreads(const vf_config *cfg) { return 1 + cfg->thieves; }

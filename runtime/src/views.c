@@ -1,0 +1,457 @@
+/*
+ * views.c — reducer views: lookup, the segments of ordered views, and how
+ * views travel with stolen tasks and submitted calls (views.h).
+ *
+ * Nothing here takes a lock or makes an atomic access: a context belongs
+ * to one thread, and a finished task's context reaches its owner through
+ * the release store of its slot's state (scheduler.c).
+ */
+#include <stdlib.h>
+
+/* The API of ws/reducer.h, not its serial elision. */
+#define WS_FENCEFREE 1
+#include "ws/reducer.h"
+
+#include "views.h"
+
+__thread ws_views *ws_tls_views __attribute__((tls_model("initial-exec")));
+
+/* One segment of a view: the updates of a stretch of the strand, in serial
+ * order below the segments above it. */
+typedef struct ws_seg {
+  ws_slot *key; /* the tail when it began; set aside: the child's slot */
+  void *val;    /* the view's storage */
+  void *aside;  /* NULL: current; else the boundary that set it aside */
+} ws_seg;
+
+typedef struct ws_view {
+  ws_reducer *r;
+  const ws_monoid *m;
+  void *top;        /* the top segment's storage, while it is current */
+  ws_slot *top_key; /* its key; WS_NO_KEY while the top is set aside */
+  ws_seg *segs;     /* bottom first; one only for commutative monoids */
+  unsigned n, cap;
+  unsigned index;   /* in the context's list */
+  int ordered;      /* not commutative: segments keep the serial order */
+  int pinned;       /* segs[0] is r->var: the strand that registered r */
+} ws_view;
+
+struct ws_views {
+  ws_view **list; /* every view */
+  unsigned n, cap;
+  ws_view **tab; /* by reducer address, linear probing; tabcap = 2^k */
+  unsigned tabcap;
+  ws_reducer *last_r;
+  ws_view *last_v;
+  unsigned nasides; /* open boundaries that set segments aside: the
+                       innermost's token is (void *)nasides */
+};
+
+/* Never a tail: the fast path's compare fails while the top is aside. */
+#define WS_NO_KEY ((ws_slot *)(uintptr_t)1)
+
+static int above(const ws_slot *a, const ws_slot *b) {
+  return (uintptr_t)a > (uintptr_t)b;
+}
+
+static void *grow(void *p, unsigned *cap, size_t elem) {
+  unsigned c = *cap ? *cap * 2 : 8;
+  void *q = realloc(p, (size_t)c * elem);
+  if (!q)
+    ws_fatal("out of memory for reducer views");
+  *cap = c;
+  return q;
+}
+
+static void *new_identity(const ws_monoid *m) {
+  size_t align = m->align > sizeof(void *) ? m->align : sizeof(void *);
+  void *v = aligned_alloc(align, (m->size + align - 1) & ~(align - 1));
+  if (!v)
+    ws_fatal("out of memory for a reducer view of %zu bytes", m->size);
+  m->identity(v);
+  return v;
+}
+
+/* left := left (x) right; right is gone. */
+static void reduce_into(const ws_monoid *m, void *left, void *right) {
+  m->reduce(left, right);
+  if (m->destroy)
+    m->destroy(right);
+  free(right);
+}
+
+/* Segments [from, n) reduced into segs[from], which stays. */
+static void fold(ws_view *v, unsigned from) {
+  for (unsigned k = from + 1; k < v->n; k++)
+    reduce_into(v->m, v->segs[from].val, v->segs[k].val);
+  v->n = from + 1;
+}
+
+static void push_seg(ws_view *v, ws_slot *key, void *val) {
+  if (v->n == v->cap)
+    v->segs = grow(v->segs, &v->cap, sizeof *v->segs);
+  v->segs[v->n++] = (ws_seg){key, val, NULL};
+}
+
+static void set_top(ws_view *v) {
+  ws_seg *t = &v->segs[v->n - 1];
+  v->top = t->aside ? NULL : t->val;
+  v->top_key = t->aside ? WS_NO_KEY : t->key;
+}
+
+/* The highest key of a current top segment of an ordered view: a child
+ * that begins below it must split (__ws_child_begin). */
+static void recompute_max(ws_views *c) {
+  ws_slot *max = NULL;
+  for (unsigned i = 0; i < c->n; i++) {
+    ws_view *v = c->list[i];
+    if (v->ordered && v->top_key != WS_NO_KEY && above(v->top_key, max))
+      max = v->top_key;
+  }
+  ws_tls_views_max = max;
+}
+
+/* ---- contexts and lookup ---- */
+
+static ws_views *views_here(void) {
+  ws_views *c = ws_tls_views;
+  if (!c) {
+    c = calloc(1, sizeof *c);
+    if (!c)
+      ws_fatal("out of memory for reducer views");
+    ws_tls_views = c;
+  }
+  return c;
+}
+
+static unsigned slot_of(const ws_views *c, const ws_reducer *r) {
+  uint64_t h = (uint64_t)(uintptr_t)r * 0x9e3779b97f4a7c15ULL;
+  return (unsigned)(h >> 32) & (c->tabcap - 1);
+}
+
+static ws_view *find(ws_views *c, ws_reducer *r) {
+  if (c->last_r == r)
+    return c->last_v;
+  if (!c->tabcap)
+    return NULL;
+  for (unsigned i = slot_of(c, r);; i = (i + 1) & (c->tabcap - 1)) {
+    ws_view *v = c->tab[i];
+    if (!v)
+      return NULL;
+    if (v->r == r) {
+      c->last_r = r;
+      c->last_v = v;
+      return v;
+    }
+  }
+}
+
+static void tab_put(ws_views *c, ws_view *v) {
+  unsigned i = slot_of(c, v->r);
+  while (c->tab[i])
+    i = (i + 1) & (c->tabcap - 1);
+  c->tab[i] = v;
+}
+
+static void insert(ws_views *c, ws_view *v) {
+  if (2 * (c->n + 1) > c->tabcap) {
+    unsigned old = c->tabcap;
+    ws_view **otab = c->tab;
+    c->tabcap = old ? old * 2 : 16;
+    c->tab = calloc(c->tabcap, sizeof *c->tab);
+    if (!c->tab)
+      ws_fatal("out of memory for reducer views");
+    for (unsigned i = 0; i < old; i++)
+      if (otab[i])
+        tab_put(c, otab[i]);
+    free(otab);
+  }
+  tab_put(c, v);
+  if (c->n == c->cap)
+    c->list = grow(c->list, &c->cap, sizeof *c->list);
+  v->index = c->n;
+  c->list[c->n++] = v;
+}
+
+/* Linear probing's deletion: shift the entries of the run back. */
+static void remove_view(ws_views *c, ws_view *v) {
+  unsigned i = slot_of(c, v->r);
+  while (c->tab[i] != v)
+    i = (i + 1) & (c->tabcap - 1);
+  c->tab[i] = NULL;
+  for (unsigned j = (i + 1) & (c->tabcap - 1); c->tab[j];
+       j = (j + 1) & (c->tabcap - 1)) {
+    ws_view *e = c->tab[j];
+    c->tab[j] = NULL;
+    tab_put(c, e);
+  }
+  c->list[v->index] = c->list[--c->n];
+  c->list[v->index]->index = v->index;
+  if (c->last_v == v) {
+    c->last_r = NULL;
+    c->last_v = NULL;
+  }
+}
+
+static ws_view *new_view(ws_views *c, ws_reducer *r, ws_slot *key, void *val,
+                         int pinned) {
+  ws_view *v = calloc(1, sizeof *v);
+  if (!v)
+    ws_fatal("out of memory for reducer views");
+  v->r = r;
+  v->m = r->monoid;
+  v->ordered = !r->monoid->commutative;
+  v->pinned = pinned;
+  push_seg(v, key, val);
+  set_top(v);
+  insert(c, v);
+  if (v->ordered && above(key, ws_tls_views_max))
+    ws_tls_views_max = key;
+  return v;
+}
+
+static void free_view(ws_view *v) {
+  free(v->segs);
+  free(v);
+}
+
+static ws_slot *current_tail(void) {
+  return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+}
+
+/* ---- the user API ---- */
+
+void ws_reducer_register(ws_reducer *r, const ws_monoid *m, void *var) {
+  r->monoid = m;
+  r->var = var;
+  ws_views *c = views_here();
+  if (find(c, r))
+    ws_fatal("ws_reducer_register: this reducer is registered already");
+  ws_view *v = new_view(c, r, current_tail(), var, 1);
+  c->last_r = r;
+  c->last_v = v;
+}
+
+/* The strand moved to tail `key` since the top segment began. */
+static __attribute__((noinline)) void *strand_moved(ws_view *v, ws_slot *key) {
+  if (v->top_key != WS_NO_KEY && above(v->top_key, key))
+    ws_fatal("internal error: a reducer view is above the tail (a take the "
+             "compiler did not mark?)");
+  push_seg(v, key, new_identity(v->m));
+  set_top(v);
+  if (above(key, ws_tls_views_max))
+    ws_tls_views_max = key;
+  return v->top;
+}
+
+/* Everything but the last reducer's view, still current. */
+static __attribute__((noinline)) void *view_slow(ws_reducer *r) {
+  ws_views *c = views_here();
+  ws_view *v = find(c, r);
+  if (!v) {
+    v = new_view(c, r, current_tail(), new_identity(r->monoid), 0);
+    c->last_r = r;
+    c->last_v = v;
+  }
+  if (!v->ordered)
+    return v->top;
+  ws_slot *key = current_tail();
+  if (key == v->top_key)
+    return v->top;
+  return strand_moved(v, key);
+}
+
+void *ws_reducer_view(ws_reducer *r) {
+  ws_views *c = ws_tls_views;
+  if (ws_likely(c && c->last_r == r)) {
+    ws_view *v = c->last_v;
+    if (!v->ordered || ws_likely(current_tail() == v->top_key))
+      return v->top;
+  }
+  return view_slow(r);
+}
+
+/* Every segment of the registering strand's view into the variable. */
+static ws_view *fold_registered(ws_reducer *r, const char *what) {
+  ws_views *c = ws_tls_views;
+  ws_view *v = c ? find(c, r) : NULL;
+  if (!v || !v->pinned)
+    ws_fatal("%s: not the strand that registered this reducer (call it "
+             "where ws_reducer_register was called, after the ws_sync)",
+             what);
+  for (unsigned k = 0; k < v->n; k++)
+    if (v->segs[k].aside)
+      ws_fatal("%s: a strand that follows in serial order is still set "
+               "aside (call it after the ws_sync)",
+               what);
+  fold(v, 0);
+  set_top(v);
+  return v;
+}
+
+void *ws_reducer_get(ws_reducer *r) {
+  fold_registered(r, "ws_reducer_get");
+  recompute_max(ws_tls_views);
+  return r->var;
+}
+
+void ws_reducer_unregister(ws_reducer *r) {
+  ws_view *v = fold_registered(r, "ws_reducer_unregister");
+  remove_view(ws_tls_views, v);
+  free_view(v);
+  recompute_max(ws_tls_views);
+}
+
+/* ---- boundaries: a child run at the sync ---- */
+
+/* The child at `slot` begins: the current segments above it (the
+ * continuation, which follows the child in serial order) are set aside,
+ * reduced into one, under `boundary`.  The registering strand's bottom
+ * segment, the variable, never moves: it only takes the lower key. */
+static int split_view(ws_view *v, void *boundary, ws_slot *slot) {
+  unsigned first = v->n;
+  while (first > 0 && !v->segs[first - 1].aside)
+    first--;
+  unsigned i = v->n;
+  while (i > first && above(v->segs[i - 1].key, slot))
+    i--;
+  if (i == 0 && v->pinned) {
+    v->segs[0].key = slot;
+    i = 1;
+  }
+  if (i >= v->n) {
+    set_top(v);
+    return 0;
+  }
+  fold(v, i);
+  v->segs[i].key = slot;
+  v->segs[i].aside = boundary;
+  set_top(v);
+  return 1;
+}
+
+/* Boundaries nest (a child's own children begin and end inside it), so
+ * the depth names the open one: its token. */
+void *__ws_child_begin(ws_slot *slot) {
+  ws_views *c = ws_tls_views;
+  if (!c) {
+    ws_tls_views_max = NULL;
+    return NULL;
+  }
+  void *boundary = (void *)(uintptr_t)(c->nasides + 1);
+  int any = 0;
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->list[i]->ordered)
+      any |= split_view(c->list[i], boundary, slot);
+  recompute_max(c);
+  if (!any)
+    return NULL;
+  c->nasides++;
+  return boundary;
+}
+
+/* The child is done: its segments, then the continuation set aside at
+ * `boundary`, reduce into one at the child's slot. */
+static void merge_view(ws_view *v, void *boundary) {
+  unsigned j = v->n;
+  while (j > 0 && !v->segs[j - 1].aside)
+    j--;
+  if (j == 0 || v->segs[j - 1].aside != boundary)
+    return;
+  j--;
+  ws_slot *slot = v->segs[j].key;
+  void *later = v->segs[j].val, *val = later;
+  if (v->n > j + 1) {
+    fold(v, j + 1);
+    val = v->segs[j + 1].val;
+    reduce_into(v->m, val, later);
+  }
+  v->n = j;
+  ws_seg *below = j > 0 ? &v->segs[j - 1] : NULL;
+  if (below && !below->aside && below->key == slot)
+    reduce_into(v->m, below->val, val);
+  else
+    push_seg(v, slot, val);
+  set_top(v);
+}
+
+void __ws_child_end(void *boundary) {
+  ws_views *c = ws_tls_views;
+  if (!boundary)
+    return;
+  if ((uintptr_t)boundary != c->nasides)
+    ws_fatal("internal error: reducer boundaries end out of order");
+  c->nasides--;
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->list[i]->ordered)
+      merge_view(c->list[i], boundary);
+  recompute_max(c);
+}
+
+/* ---- contexts that travel ---- */
+
+void ws_views_enter(ws_views_saved *s) {
+  s->views = ws_tls_views;
+  s->max = ws_tls_views_max;
+  ws_tls_views = NULL;
+  ws_tls_views_max = NULL;
+}
+
+static void free_context(ws_views *c) {
+  free(c->list);
+  free(c->tab);
+  free(c);
+}
+
+ws_views *ws_views_leave(ws_views_saved *s) {
+  ws_views *c = ws_tls_views;
+  ws_tls_views = s->views;
+  ws_tls_views_max = s->max;
+  if (c && !c->n) {
+    free_context(c);
+    c = NULL;
+  }
+  if (!c)
+    return NULL;
+  for (unsigned i = 0; i < c->n; i++) {
+    ws_view *v = c->list[i];
+    if (v->pinned)
+      ws_fatal("a reducer registered by a task was not unregistered before "
+               "the task ended");
+    fold(v, 0);
+  }
+  return c;
+}
+
+/* One view a child left, at its slot: after the owner's segments at or
+ * below the slot (the continuation above it is aside, if there was any). */
+static void absorb(ws_views *c, ws_view *d, ws_slot *slot) {
+  void *val = d->segs[0].val;
+  ws_view *v = find(c, d->r);
+  if (!v) {
+    new_view(c, d->r, slot, val, 0);
+  } else if (!v->ordered) {
+    reduce_into(v->m, v->top, val);
+  } else {
+    if (v->top_key == slot)
+      reduce_into(v->m, v->top, val);
+    else
+      push_seg(v, slot, val);
+    set_top(v);
+  }
+  free_view(d);
+}
+
+void ws_views_join(ws_slot *slot, ws_views *left) {
+  void *boundary = above(ws_tls_views_max, slot) ? __ws_child_begin(slot) : NULL;
+  if (left) {
+    ws_views *c = views_here();
+    for (unsigned i = 0; i < left->n; i++)
+      absorb(c, left->list[i], slot);
+    free_context(left);
+  }
+  if (boundary)
+    __ws_child_end(boundary);
+  else if (ws_tls_views)
+    recompute_max(ws_tls_views);
+}
