@@ -3,7 +3,7 @@
 (issue 3).
 
 Runs build/examples/bin/fib_<build> for the serial elision and our builds
-(default thep, ffthe, the, the_mfence) at each n, on one worker and on two,
+(default ffmb, thep, ffthe, the, the_mfence) at each n, on one worker and on two,
 interleaved (each repetition runs every configuration once, shuffled), and
 reports medians as ratios:
 
@@ -36,7 +36,7 @@ def main(argv):
     ap.add_argument("--out", help="results (default: docs/results/fibsweep, "
                     "build/examples/fibsweep-quick with --quick)")
     ap.add_argument("--n", help="comma-separated n (default 36,37,38,39,40; 20,22 with --quick)")
-    ap.add_argument("--builds", default="thep,ffthe,the,the_mfence")
+    ap.add_argument("--builds", default="ffmb,thep,ffthe,the,the_mfence")
     ap.add_argument("--reps", type=int, help="repetitions (default 5; 1 with --quick)")
     ap.add_argument("--store-buffer", type=int, metavar="S",
                     help="WS_STORE_BUFFER for our builds (default: the runtime's own S)")

@@ -10,8 +10,15 @@ on two, interleaved (each repetition runs every configuration once,
 shuffled), and reports medians as ratios:
 
   T1/T_S            one worker against the serial elision of reduce
-  reducer/hand      the reducer's time over the hand-threaded one's
+  reducer/hand      the reducer's time over the hand-threaded one's: the
+                    median of each repetition's own ratio (both ran in it),
+                    so a machine whose speed drifts between repetitions
+                    cancels out
   T1/T2             speed-up on two workers, each against itself
+  +instr/chunk      what a reducer update costs in instructions, one worker
+                    (valgrind --tool=callgrind, 65,536 one-element chunks,
+                    reducer minus hand over the chunks run; omitted when
+                    valgrind is missing or with --no-instructions)
 
 One-worker figures use the CPU time of the timed region, two-worker ones
 its wall time (docs/benchmarks.md says why).
@@ -23,8 +30,11 @@ its wall time (docs/benchmarks.md says why).
 import argparse
 import csv
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 
 import machine
 import runner
@@ -42,6 +52,8 @@ def main(argv):
     ap.add_argument("--args", help="the programs' input (default: theirs; "
                     "100000 512 4 2 with --quick)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-instructions", action="store_true",
+                    help="skip the callgrind count of instructions per chunk")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     a.reps = a.reps or (1 if a.quick else 9)
@@ -90,19 +102,33 @@ def main(argv):
         xs = [float(r[key] or r["time_s"]) for r in runs[(p, w)]]
         return statistics.median(xs) if xs else float("nan")
 
+    def paired(h, r, w):
+        """Median over repetitions of r's time over h's in the same one."""
+        key = "cpu_s" if w == 1 else "time_s"
+        by = {}
+        for row in runs[(h, w)] + runs[(r, w)]:
+            by.setdefault(row["rep"], {})[row["bench"]] = float(row[key] or row["time_s"])
+        xs = [v[r] / v[h] for v in by.values() if h in v and r in v]
+        return statistics.median(xs) if xs else float("nan")
+
     ts = med("reduce_serial", 1)
     head = ["build", "T1/T_S hand", "T1/T_S reducer", "reducer/hand, 1 worker",
             "T1/T2 hand", "T1/T2 reducer", "reducer/hand, 2 workers"]
+    count = not a.no_instructions and shutil.which("valgrind")
+    if count:
+        head.append("+instr/chunk")
     body = []
     for b in builds:
         h, r = f"reduce_{b}", f"reduce_reducer_{b}"
         body.append([b, f"{med(h, 1) / ts:.3f}", f"{med(r, 1) / ts:.3f}",
-                     f"{med(r, 1) / med(h, 1):.3f}", f"{med(h, 1) / med(h, 2):.2f}",
-                     f"{med(r, 1) / med(r, 2):.2f}", f"{med(r, 2) / med(h, 2):.3f}"])
+                     f"{paired(h, r, 1):.3f}", f"{med(h, 1) / med(h, 2):.2f}",
+                     f"{med(r, 1) / med(r, 2):.2f}", f"{paired(h, r, 2):.3f}"])
+        if count:
+            body[-1].append(f"{per_chunk(bindir, h, r):.1f}")
     if peer in progs:
         t = med(peer, 1)
         body.append(["oneTBB parallel_reduce", "", f"{t / ts:.3f}", "", "",
-                     f"{t / med(peer, 2):.2f}", ""])
+                     f"{t / med(peer, 2):.2f}", ""] + ([""] if count else []))
     load = os.getloadavg()
     described = machine.page_head(os.path.join(bindir, f"reduce_{builds[0]}"), args,
                                   None, argv)
@@ -113,11 +139,38 @@ def main(argv):
          f"time.  T_S = {ts:.3f} s.  Load average at the end: "
          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.  The oneTBB row (where "
          "built) has its parallel_reduce in the reducer columns, with "
-         "TBB_NUM_THREADS = workers.", "", described, "",
+         "TBB_NUM_THREADS = workers."
+         + (f"  +instr/chunk: callgrind of `{' '.join(COUNT_ARGS)}` (n, chunks, passes, rounds), {COUNT_CHUNKS:,} chunks run." if count else ""),
+         "", described, "",
          "| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
         ["| " + " | ".join(c) + " |" for c in body]) + "\n"
     runner.write_report(os.path.join(a.out, "reducer.md"), text)
     return 1 if failed else 0
+
+
+# One-element chunks, so that the update is not lost in the chunk's work:
+# n, chunks, passes, rounds.
+COUNT_ARGS = ["65536", "65536", "4", "1"]
+COUNT_CHUNKS = 65536 * 4
+
+
+def instructions(exe):
+    with tempfile.TemporaryDirectory() as d:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("WS_")}
+        env.update(WS_NUM_WORKERS="1")
+        p = subprocess.run(["valgrind", "--tool=callgrind",
+                            f"--callgrind-out-file={d}/cg"] + [exe] + COUNT_ARGS,
+                           env=env, capture_output=True, text=True, timeout=600)
+    for line in p.stderr.splitlines():
+        if "Collected :" in line and p.returncode == 0:
+            return int(line.split()[-1])
+    sys.exit(f"reducebench: callgrind {exe} failed:\n{p.stderr[-2000:]}")
+
+
+def per_chunk(bindir, hand, reducer):
+    """Instructions a chunk costs with the reducer over by hand."""
+    return (instructions(os.path.join(bindir, reducer)) -
+            instructions(os.path.join(bindir, hand))) / COUNT_CHUNKS
 
 
 if __name__ == "__main__":

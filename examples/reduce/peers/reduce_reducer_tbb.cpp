@@ -21,7 +21,14 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-static uint64_t chunk_sum(uint64_t lo, uint64_t hi, int rounds) {
+/* Not inlined, and aligned to a cache line, in reduce.c, reduce_reducer.c
+ * and the oneTBB peer alike: every version then runs this loop as the same
+ * machine code at the same alignment, and reducebench compares what the
+ * versions do around it rather than where the linker put it (inlined, the
+ * same loop landed at different offsets and one worker's time differed by
+ * 7.5 % on an Intel Xeon with 15 more instructions per chunk out of
+ * 270,000: docs/benchmarks.md, "Reducers"). */
+__attribute__((noinline, aligned(64))) static uint64_t chunk_sum(uint64_t lo, uint64_t hi, int rounds) {
   uint64_t s = 0;
   for (uint64_t i = lo; i < hi; i++) {
     uint64_t v = i;
