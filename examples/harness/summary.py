@@ -22,10 +22,13 @@ class Cell:
     timeout, which makes the median a lower bound (bad = "timeout"), or
     leaves none where it bounds nothing (its CPU time)."""
 
-    def __init__(self, times, bounds, fails, steal_ratios):
+    def __init__(self, times, bounds, fails, steal_ratios, steals):
         self.bad = ("fail" if "fail" in fails else "timeout" if fails or bounds else "")
         self.time = None if fails else statistics.median(times + bounds)
         self.steal_ratio = statistics.median(steal_ratios) if steal_ratios else None
+        # Steals of a run, for builds that do not count their spawns (only
+        # -fws-stats builds do): the ratio then has no denominator.
+        self.steals = statistics.median(steals) if steals else None
 
 
 def cells(rows, metric):
@@ -35,11 +38,13 @@ def cells(rows, metric):
     groups = {}
     for r in rows:
         key = (r["bench"], r["build"], int(r["workers"]))
-        times, bounds, fails, steals = groups.setdefault(key, ([], [], [], []))
+        times, bounds, fails, ratios, steals = groups.setdefault(key, ([], [], [], [], []))
         if r["status"] == "ok":
             times.append(float(r.get(metric) or r["time_s"]))
             if r["spawns"] and int(r["spawns"]) > 0:
-                steals.append(int(r["steals"]) / int(r["spawns"]))
+                ratios.append(int(r["steals"]) / int(r["spawns"]))
+            if r["steals"]:
+                steals.append(int(r["steals"]))
         elif r["status"] == "timeout" and metric == "time_s":
             bounds.append(float(r["wall_s"]))
         else:
@@ -164,14 +169,25 @@ class Summary:
                     for b in benches]
             out.append(md_table(["benchmark"] + [f"{b} P={p}" for b, p in cols], body))
         if self.ws and self.pmax > 1:
-            out.append(f"\n### Steal ratio steals/spawns at P={self.pmax}\n")
+            at = [self.get(b, v, self.pmax) for b in self.benches for v in self.ws]
+            if any(c is not None and c.steal_ratio is not None for c in at):
+                out.append(f"\n### Steal ratio steals/spawns at P={self.pmax}\n")
+                value = lambda c: c.steal_ratio
+                form = "{:.2e}"
+            else:
+                out.append(f"\n### Steals per run at P={self.pmax}\n\nMedians.  "
+                           "The builds do not count their spawns (only `-fws-stats` "
+                           "builds do), so the steals stand alone: a variant whose "
+                           "thieves rarely succeed shows few.\n")
+                value = lambda c: c.steals
+                form = "{:.0f}"
             body = []
             for b in self.benches:
                 row = [b]
                 for v in self.ws:
                     c = self.get(b, v, self.pmax)
-                    row.append("–" if c is None or c.steal_ratio is None
-                               else f"{c.steal_ratio:.2e}")
+                    row.append("–" if c is None or value(c) is None
+                               else form.format(value(c)))
                 body.append(row)
             out.append(md_table(["benchmark"] + self.ws, body))
         out.append("\n### Medians (seconds)\n\nWall time; the one-worker CPU times "

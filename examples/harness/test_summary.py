@@ -118,6 +118,17 @@ class SummaryTest(unittest.TestCase):
         text = self.s.tables()
         self.assertIn("| fib | 1.50 | 1.20 | – |", text)
         self.assertIn("FAIL", text)
+        self.assertIn("### Steal ratio steals/spawns at P=2", text)
+
+    def test_steals_stand_alone_without_spawn_counts(self):
+        # Builds without -fws-stats report steals but no spawns: the table
+        # shows the steals, not a column of dashes.
+        rows = runs("fib", "serial", 1, [1.0]) + runs("fib", "thep", 1, [1.2])
+        rows += runs("fib", "thep", 2, [0.6, 0.7, 0.65], steals="42")
+        text = summary.Summary(rows).tables()
+        self.assertNotIn("Steal ratio", text)
+        self.assertIn("### Steals per run at P=2", text)
+        self.assertIn("| fib | 42 |", text)
 
 
 if __name__ == "__main__":
