@@ -4,7 +4,7 @@
 through ws_spawn by hand (reduce.c), issue 17.
 
 Runs build/examples/bin/reduce_serial, reduce_<build> and
-reduce_reducer_<build> (default builds: thep, split), and the oneTBB peer
+reduce_reducer_<build> (default builds: ffmb, thep, split), and the oneTBB peer
 reduce_reducer_tbb (parallel_reduce) where it was built, on one worker and
 on two, interleaved (each repetition runs every configuration once,
 shuffled), and reports medians as ratios:
@@ -47,7 +47,7 @@ def main(argv):
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", help="results (default: docs/results/reducer, "
                     "build/examples/reducebench-quick with --quick)")
-    ap.add_argument("--builds", default="thep,split")
+    ap.add_argument("--builds", default="ffmb,thep,split")
     ap.add_argument("--reps", type=int, help="repetitions (default 9; 1 with --quick)")
     ap.add_argument("--args", help="the programs' input (default: theirs; "
                     "100000 512 4 2 with --quick)")
