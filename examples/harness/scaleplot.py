@@ -7,8 +7,8 @@ work, span and burdened span of the timed region (a ws-scale region that
 examples/common/bench.h opens around it), once per clock asked for
 (default: instructions, and the thread's CPU time for the programs with a
 cut-off; docs/scale.md says why); the figures do not depend on the
-schedule.  The plain build of the default
-deque (<prog>_thep) then runs on every worker count, interleaved (each
+schedule.  The plain build of THEP (<prog>_thep,
+the deque of the pages in docs/results/scale*) then runs on every worker count, interleaved (each
 repetition runs every configuration once, shuffled), and the median of its
 timed region gives the measured speedup T1/TP.  Predictions on P workers:
 
