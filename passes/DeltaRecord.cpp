@@ -12,6 +12,7 @@
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -144,6 +145,26 @@ static void emitRemarks(const StoreCountResult &SC) {
   }
 }
 
+/// The constructor that hands the record to the runtime
+/// (__ws_register_module, ws/abi.h): the records of a shared library's
+/// modules are not in the executable's ws_delta section, which is all the
+/// runtime walks, so each module also registers its own.
+static void addRegistration(Module &M, GlobalVariable *Record) {
+  static constexpr StringLiteral CtorName = "__ws_delta_record.register";
+  if (M.getFunction(CtorName))
+    return;
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee Register = M.getOrInsertFunction(
+      WS_REGISTER_MODULE_FN, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx));
+  auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                GlobalValue::InternalLinkage, CtorName, M);
+  Ctor->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
+  B.CreateCall(Register, {Record});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 65535);
+}
+
 PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &MAM) {
   bool Taken;
   GlobalVariable *Record = findRecord(M, Taken);
@@ -158,6 +179,7 @@ PreservedAnalyses DeltaRecordPass::run(Module &M, ModuleAnalysisManager &MAM) {
   ModuleFacts F = *readRecord(M);
   F.X = SC.ModuleX == UnboundedStores ? WS_X_UNBOUNDED : SC.ModuleX;
   writeRecord(Record, F);
+  addRegistration(M, Record);
   return PreservedAnalyses::none();
 }
 

@@ -203,6 +203,78 @@ static void ws_shutdown(void) {
   ws_tls_self = NULL;
 }
 
+/* Records registered by module constructors (ws/abi.h,
+ * __ws_register_module) before ws_configure ran: those of the shared
+ * libraries the executable was linked with. */
+#define WS_MAX_EARLY_RECORDS 4096
+static const ws_module_record *early_records[WS_MAX_EARLY_RECORDS];
+static size_t n_early_records;
+static int configured; /* under start_lock */
+
+void __ws_register_module(const ws_module_record *r) {
+  char err[512];
+  ws_records_summary one;
+  if (ws_records_scan(r, r + 1, &one, err, sizeof err)) {
+    fprintf(stderr, "ws: %s\n", err);
+    exit(2);
+  }
+  pthread_mutex_lock(&start_lock);
+  if (!configured) {
+    if (n_early_records == WS_MAX_EARLY_RECORDS) {
+      fprintf(stderr, "ws: more than %d modules with spawns in shared libraries\n",
+              WS_MAX_EARLY_RECORDS);
+      exit(2);
+    }
+    early_records[n_early_records++] = r;
+    pthread_mutex_unlock(&start_lock);
+    return;
+  }
+  /* Configured: the executable's own modules (already counted), or a
+   * library dlopen'ed later. */
+  if (one.variant >= 0 && (unsigned)one.variant != ws_rt.ops->id) {
+    fprintf(stderr,
+            "ws: %s was compiled for the %s deque (-fws-fencefree=%s), but "
+            "this program runs the %s deque; compile it with "
+            "-fws-fencefree=%s\n",
+            one.variant_module, ws_variant_by_id((unsigned)one.variant)->name,
+            ws_variant_by_id((unsigned)one.variant)->name, ws_rt.ops->name,
+            ws_rt.ops->name);
+    exit(2);
+  }
+  if (one.variant >= 0 && !one.counts_spawns)
+    ws_rt.counts_spawns = 0;
+  ws_store_bound sb = {ws_rt.S, ws_rt.S_inf, ws_rt.S_source};
+  int64_t need = ws_delta_for(&sb, one.x);
+  /* Whether a thief of this variant trusts delta at all: the fenced and
+   * the split and private deques do not, nor FF-MB and THEP without a
+   * validated S (they force a barrier or wait for the echo instead). */
+  int trusted = ws_rt.ops->fence_free &&
+                !((ws_rt.ops->id == WS_VARIANT_ID_ffmb ||
+                   ws_rt.ops->id == WS_VARIANT_ID_thep) &&
+                  ws_rt.delta_validated == INT64_MAX);
+  if (need > ws_rt.delta) {
+    if (trusted && atomic_load_explicit(&ws_rt.started, ws_relaxed)) {
+      /* A thief may be deciding with the smaller delta right now. */
+      fprintf(stderr,
+              "ws: %s has x = %u and needs delta >= %lld, but it was loaded "
+              "after the workers started stealing with delta = %lld (x = %u "
+              "from %s); link it at load time instead of dlopen'ing it, or "
+              "compile it with -fws-fencefree-delta=%lld\n",
+              one.x_module, one.x, (long long)need, (long long)ws_rt.delta,
+              ws_rt.x, ws_rt.x_source, (long long)ws_rt.delta);
+      exit(2);
+    }
+    /* No thief yet, or none that trusts it: the larger delta is simply
+     * the program's. */
+    ws_rt.x = one.x;
+    ws_rt.x_source = one.x_module;
+    if (ws_rt.delta_validated != INT64_MAX)
+      ws_rt.delta_validated = need;
+    ws_rt.delta = need;
+  }
+  pthread_mutex_unlock(&start_lock);
+}
+
 /* Reads the environment and the modules' records, resolves S and the
  * variant: everything but the workers, which start at first use. */
 __attribute__((constructor(101))) static void ws_configure(void) {
@@ -213,13 +285,25 @@ __attribute__((constructor(101))) static void ws_configure(void) {
     exit(2);
   }
 
+  /* The executable's records (its ws_delta section) and those that
+   * modules of shared libraries loaded with it registered from their
+   * constructors, which ran before this one. */
   const ws_module_record *rb, *re;
   ws_records_of_program(&rb, &re);
+  size_t nsec = rb && re > rb ? (size_t)(re - rb) : 0;
+  ws_module_record *all = malloc((nsec + n_early_records + 1) * sizeof *all);
+  if (!all)
+    ws_fatal("out of memory reading the modules' ws_delta records");
+  for (size_t i = 0; i < nsec; i++)
+    all[i] = rb[i];
+  for (size_t i = 0; i < n_early_records; i++)
+    all[nsec + i] = *early_records[i];
   ws_records_summary recs;
-  if (ws_records_scan(rb, re, &recs, err, sizeof err)) {
+  if (ws_records_scan(all, all + nsec + n_early_records, &recs, err, sizeof err)) {
     fprintf(stderr, "ws: %s\n", err);
     exit(2);
   }
+  free(all);
 
   /* Default: FF-MB where bounded TSO holds (fence-free, and sound with no
    * S to trust: docs/design.md, "The default deque"), the fenced THE
@@ -263,6 +347,10 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = env.nworkers ? env.nworkers : (int)(ncpu > 0 ? ncpu : 1);
   ws_rt.nworkers = n > WS_MAX_WORKERS ? WS_MAX_WORKERS : n;
+
+  pthread_mutex_lock(&start_lock);
+  configured = 1;
+  pthread_mutex_unlock(&start_lock);
 
   /* FF-MB's barrier, set up before any other thread of ours exists. */
   if (ops->id == WS_VARIANT_ID_ffmb)

@@ -184,6 +184,16 @@ typedef struct ws_module_record {
   const char *module; /* module identifier (source file name) */
 } ws_module_record;
 
+/* Every module with a record also calls this from a constructor of its own
+ * (passes/DeltaRecord.cpp): the modules of a shared library are not in the
+ * executable's ws_delta section, so this is how their x and variant reach
+ * delta.  A record registered before the runtime configures itself joins
+ * the section's; one registered later (a dlopen) is checked against the
+ * running configuration: a variant that differs, or an x that needs a
+ * larger delta once the workers run, stops the program with one line. */
+#define WS_REGISTER_MODULE_FN "__ws_register_module"
+void __ws_register_module(const ws_module_record *record);
+
 #ifdef __cplusplus
 }
 #endif
