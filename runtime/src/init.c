@@ -212,6 +212,11 @@ static size_t n_early_records;
 static int configured; /* under start_lock */
 
 void __ws_register_module(const ws_module_record *r) {
+  /* The executable's own modules: ws_configure read their section. */
+  const ws_module_record *rb, *re;
+  ws_records_of_program(&rb, &re);
+  if (rb && r >= rb && r < re)
+    return;
   char err[512];
   ws_records_summary one;
   if (ws_records_scan(r, r + 1, &one, err, sizeof err)) {
@@ -229,8 +234,7 @@ void __ws_register_module(const ws_module_record *r) {
     pthread_mutex_unlock(&start_lock);
     return;
   }
-  /* Configured: the executable's own modules (already counted), or a
-   * library dlopen'ed later. */
+  /* Configured: a library dlopen'ed later. */
   if (one.variant >= 0 && (unsigned)one.variant != ws_rt.ops->id) {
     fprintf(stderr,
             "ws: %s was compiled for the %s deque (-fws-fencefree=%s), but "
