@@ -6,6 +6,8 @@
 #include "AbiNames.h"
 #include "DeltaRecord.h"
 #include "Diagnose.h"
+#include "LocalLifetimes.h"
+#include "SpawnHolder.h"
 #include "SpawnRegion.h"
 #include "TaskExceptions.h"
 #include "ViewReach.h"
@@ -117,6 +119,9 @@ private:
   /// (an exception among the arguments unwinds before the spawn).
   DenseMap<Instruction *, unsigned> SiteOfEnd;
   SmallVector<CallBase *, 4> Syncs; ///< calls, or invokes in a try block
+  /// Syncs made at the start of a landing pad (LocalLifetimes), with the
+  /// pad: its exception is on its way, as at a resume.
+  DenseMap<Instruction *, LandingPadInst *> Unwinding;
   SmallVector<CallInst *, 4> Ends;
   /// Can an exception leave F (C++)?  Then its syncs pass on its tasks'.
   bool MayThrow = false;
@@ -388,7 +393,7 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
   // A task's exception: with one task and no exception of the function's
   // own on its way, it leaves the direct call (or the join) at once;
   // otherwise it waits for the other tasks (TaskExceptions.h).
-  bool Direct = Stack.size() == 1 && !isa<ResumeInst>(At);
+  bool Direct = Stack.size() == 1 && !isa<ResumeInst>(At) && !Unwinding.count(At);
   bool Waits = !Direct && any_of(Stack, [&](unsigned I) { return Sites[I].MayThrow; });
   if (Waits)
     Exceptions->startSync(At);
@@ -453,7 +458,7 @@ void FunctionLowering::lowerStatic(Instruction *At, ArrayRef<unsigned> Stack) {
     Pre->getTerminator()->eraseFromParent();
     IRBuilder<> B(Pre);
     B.SetCurrentDebugLocation(locationFor(At));
-    Exceptions->finishSync(B, At, Unwind);
+    Exceptions->finishSync(B, At, Unwind, Unwinding.lookup(At));
     B.CreateBr(At->getParent());
   }
 }
@@ -530,7 +535,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   if (SavedStack)
     B.CreateStackRestore(SavedStack);
   if (Waits)
-    Exceptions->finishSync(B, At, unwindOf(At));
+    Exceptions->finishSync(B, At, unwindOf(At), Unwinding.lookup(At));
   B.CreateBr(Cont);
 }
 
@@ -570,6 +575,17 @@ bool FunctionLowering::check() {
 bool FunctionLowering::run() {
   if (!collect())
     return false;
+  if (!Sites.empty()) {
+    // Locals a task may use die after their last use in the function's
+    // code, but before the implicit sync at its return: sync before.
+    Module &M = *F.getParent();
+    auto *SyncFn = cast<Function>(
+        M.getOrInsertFunction(SyncName, FunctionType::get(Type::getVoidTy(M.getContext()), false))
+            .getCallee());
+    LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, SyncFn);
+    append_range(Syncs, Made.Syncs);
+    Unwinding = std::move(Made.Unwinding);
+  }
   MayThrow = !F.doesNotThrow();
   if (MayThrow)
     Exceptions.emplace(F);
@@ -988,6 +1004,10 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   RT.TLI = [&FAM](Function &F) -> const TargetLibraryInfo & {
     return FAM.getResult<TargetLibraryAnalysis>(F);
   };
+  // C++ spawns as plain IR (the holder's helpers inlined): the spawned
+  // function is then a constant, as in C.
+  for (Function *F : Spawning)
+    inlineSpawnHelpers(*F);
   // Which spawning functions mark their children for the reducers: those
   // that may reach one, decided on the module as written.
   ViewReach Reach(M, RT.TLI);

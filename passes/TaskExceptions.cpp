@@ -109,7 +109,7 @@ void TaskExceptions::rethrow(IRBuilderBase &B, Value *Captured,
 }
 
 void TaskExceptions::finishSync(IRBuilderBase &B, Instruction *At,
-                                BasicBlock *Unwind) {
+                                BasicBlock *Unwind, LandingPadInst *InFlight) {
   LLVMContext &Ctx = F.getContext();
   BasicBlock *Here = B.GetInsertBlock();
   auto *Threw = BasicBlock::Create(Ctx, "ws.threw", &F, Here->getNextNode());
@@ -117,12 +117,15 @@ void TaskExceptions::finishSync(IRBuilderBase &B, Instruction *At,
   Value *Captured = B.CreateLoad(B.getPtrTy(), kept(), "ws.exn");
   B.CreateCondBr(B.CreateIsNotNull(Captured), Threw, Clear);
   B.SetInsertPoint(Threw);
-  if (auto *Resume = dyn_cast<ResumeInst>(At)) {
+  Value *OnItsWay = InFlight;
+  if (auto *Resume = dyn_cast<ResumeInst>(At))
+    OnItsWay = Resume->getValue();
+  if (OnItsWay) {
     // The function's own exception, on its way out, is serially later
     // than its tasks': catch it and let it go.
     Value *Own = B.CreateCall(
         runtime(ExceptionCaptureName, B.getPtrTy(), {B.getPtrTy()}),
-        {B.CreateExtractValue(Resume->getValue(), 0)}, "ws.exn.own");
+        {B.CreateExtractValue(OnItsWay, 0)}, "ws.exn.own");
     B.CreateCall(runtime(ExceptionDropName, B.getVoidTy(), {B.getPtrTy()}), {Own});
   }
   rethrow(B, Captured, Unwind, At);

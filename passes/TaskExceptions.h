@@ -54,10 +54,11 @@ public:
   void keep(llvm::IRBuilderBase &B, llvm::Value *Captured);
   /// At the end of a sync, B in a block that ends before At: throws the
   /// exception kept, if any (Unwind: the handler of an invoked ws_sync; at
-  /// a resume, in place of the one on its way); B is then where the sync
-  /// goes on.
+  /// a resume, or at a sync where landing pad InFlight caught the
+  /// function's own exception, in place of the one on its way); B is then
+  /// where the sync goes on.
   void finishSync(llvm::IRBuilderBase &B, llvm::Instruction *At,
-                  llvm::BasicBlock *Unwind);
+                  llvm::BasicBlock *Unwind, llvm::LandingPadInst *InFlight = nullptr);
   /// Throws Captured from B's block, to Unwind (the handler of the invoke
   /// At) or out of the function.
   void rethrow(llvm::IRBuilderBase &B, llvm::Value *Captured,

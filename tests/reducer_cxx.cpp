@@ -5,6 +5,7 @@
 // lambda pair.  Every result is checked against a serial loop.
 //
 // usage: reducer_cxx [n]     (default 100000)
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <list>
@@ -86,6 +87,28 @@ int main(int argc, char **argv) {
     for (long x : list.get())
       list_ok = list_ok && x == k++;
     check(vec_ok && list_ok, "vector and list append in order", grain);
+  }
+
+  { // ranges longer than LONG_MAX, in pieces within the grain; empty and
+    // reversed ranges run nothing, and parallel_reduce gives the identity
+    ws::reducer<ws::sum<unsigned long>> length;
+    ws::reducer<ws::max<unsigned long>> longest;
+    ws::reducer<ws::sum<long>> pieces;
+    ws::parallel_for(LONG_MIN, LONG_MAX, 1L << 60, [&](long a, long b) {
+      *length += (unsigned long)b - (unsigned long)a;
+      if ((unsigned long)b - (unsigned long)a > *longest)
+        *longest = (unsigned long)b - (unsigned long)a;
+      *pieces += 1;
+    });
+    check(length.get() == ULONG_MAX && longest.get() <= 1UL << 60 && pieces.get() == 16,
+          "a range of 2^64 - 1 iterations", pieces.get());
+    long calls = 0;
+    auto count = [&](long, long, long x) { calls++; return x; };
+    auto add = [](long a, long b) { return a + b; };
+    ws::parallel_for(5, 3, [&](long, long) { calls++; });
+    long reversed = ws::parallel_reduce(5, 3, 1, 42L, count, add);
+    long empty = ws::parallel_reduce(7, 7, 0, 42L, count, add);
+    check(calls == 0 && reversed == 42 && empty == 42, "empty and reversed ranges", calls);
   }
 
   { // nested loops: the inner loops' views join the outer ones in order

@@ -115,186 +115,79 @@ static inline int ws_set_num_workers(int n) { return n >= 1 && n <= 1024 ? 0 : E
 
 /* The automatic grain of a loop of n iterations on P workers (OpenCilk's
  * cilk_for rule): min(2048, ceil(n / 8P)), at least 1.  Eight pieces a
- * worker balance the load; 2048 iterations amortise a spawn. */
-static inline long ws_for_grain(long n) {
-  long p8 = 8L * ws_num_workers();
-  long g = n > 0 ? (n + p8 - 1) / p8 : 1;
-  return g < 1 ? 1 : g > 2048 ? 2048 : g;
+ * worker balance the load; 2048 iterations amortise a spawn.  The count is
+ * unsigned: a loop over [LONG_MIN, LONG_MAX) has more than LONG_MAX
+ * iterations. */
+static inline long ws_for_grain_of(unsigned long n) {
+  unsigned long p8 = 8UL * (unsigned long)ws_num_workers();
+  unsigned long g = n / p8 + (n % p8 != 0);
+  return g < 1 ? 1 : g > 2048 ? 2048 : (long)g;
 }
+static inline long ws_for_grain(long n) { return n > 0 ? ws_for_grain_of((unsigned long)n) : 1; }
 
 #ifdef __cplusplus
 } /* extern "C" */
 
 #if defined(WS_FENCEFREE)
-namespace ws {
-namespace detail {
-/* How a C++ spawn reaches the pass: always as the call of a function, one
- * of three ways, chosen from the types of `fn` and of the arguments.
- *
- *   call  `fn` names a function whose parameters take the arguments so
- *         that they stay valid in the task (by value in a trivially
- *         copyable type, or by reference to an object of the caller):
- *         the plain call, exactly as in C;
- *   copy  any other trivially copyable callable (a lambda capturing by
- *         reference or small values, a function pointer, a pointer to
- *         member function) with trivially copyable arguments:
- *         call<D, A...>(fn, args...), which takes the callable and the
- *         decayed arguments by value;
- *   box   anything else (std::function, a lambda capturing a std::string,
- *         a std::string argument): a copy of the callable and of the
- *         arguments on the heap, made before the spawn, called and
- *         deleted by the task through call_boxed<D, A...>.
- *
- * The macro holds all three as `if constexpr` branches; only the chosen
- * one is compiled to code, and the others are typed so that they compile
- * whenever it does. */
-enum class how { call, copy, box };
+#include "ws/spawn_cxx.h"
 
-template <class... A> struct arg_list {};
-/* The arguments as forwarded: T& for an lvalue, T for an rvalue (decltype
- * only, never called). */
-template <class... A> arg_list<A...> args_of(A &&...);
-
-/* Does parameter P take argument A (as forwarded) so that it stays valid
- * in the task? */
-template <class P, class A> constexpr bool stays_valid() {
-  using PB = std::remove_cv_t<std::remove_reference_t<P>>;
-  using AB = std::remove_cv_t<std::remove_reference_t<A>>;
-  if constexpr (std::is_lvalue_reference_v<P>)
-    return std::is_lvalue_reference_v<A> &&
-           (std::is_same_v<PB, AB> || std::is_base_of_v<PB, AB>);
-  else if constexpr (std::is_reference_v<P>)
-    return false;
-  else
-    return std::is_trivially_copyable_v<PB> &&
-           (std::is_lvalue_reference_v<A> || std::is_trivially_destructible_v<AB>);
-}
-template <class... P, class... A>
-constexpr bool all_stay_valid(arg_list<P...> *, arg_list<A...> *) {
-  if constexpr (sizeof...(P) != sizeof...(A))
-    return true; /* the plain call: clang says what is wrong with it */
-  else
-    return (stays_valid<P, A>() && ...);
-}
-
-template <class F, class L> struct plain_call : std::false_type {};
-template <class R, class... P, class L>
-struct plain_call<R(P...), L>
-    : std::bool_constant<all_stay_valid((arg_list<P...> *)nullptr, (L *)nullptr)> {};
-template <class R, class... P, class L>
-struct plain_call<R(P...) noexcept, L> : plain_call<R(P...), L> {};
-template <class R, class... P, class L>
-struct plain_call<R(P..., ...), L> : std::true_type {};
-template <class R, class... P, class L>
-struct plain_call<R(P..., ...) noexcept, L> : std::true_type {};
-
-template <class F> struct result_of_function;
-template <class R, class... P> struct result_of_function<R(P...)> { using type = R; };
-template <class R, class... P> struct result_of_function<R(P...) noexcept> { using type = R; };
-template <class R, class... P> struct result_of_function<R(P..., ...)> { using type = R; };
-template <class R, class... P> struct result_of_function<R(P..., ...) noexcept> { using type = R; };
-
-template <class T> struct type_is { using type = T; };
-
-/* Stands for what the branches not taken would build. */
-struct unused {
-  template <class... T> unused(T &&...) {}
-};
-
-template <class D, class... A>
-std::invoke_result_t<D &, A...> call(D fn, A... args) {
-  return std::invoke(fn, std::move(args)...);
-}
-template <class D, class... A>
-std::invoke_result_t<D &, A...> call_boxed(std::tuple<D, A...> *box) {
-  std::unique_ptr<std::tuple<D, A...>> own(box);
-  return std::apply([](D &fn, A &...args) -> decltype(auto) {
-    return std::invoke(fn, std::move(args)...);
-  }, *own);
-}
-
-/* F: decltype of the callable (a reference), A: the arguments as forwarded. */
-template <class F, class L> struct spawn;
-template <class F, class... A> struct spawn<F, arg_list<A...>> {
-  using Fn = std::remove_reference_t<F>;
-  using D = std::decay_t<F>;
-  static constexpr how kind =
-      std::is_function_v<Fn> && plain_call<Fn, arg_list<A...>>::value ? how::call
-      : std::is_trivially_copyable_v<D> &&
-              (std::is_trivially_copyable_v<std::decay_t<A>> && ...)
-          ? how::copy
-          : how::box;
-  static_assert(kind == how::call || std::is_invocable_v<D &, std::decay_t<A>...>,
-                "ws_spawn: the callable cannot be called with copies of these "
-                "arguments (a task calls a copy of the callable with copies of "
-                "the arguments, as std::thread does; pass a reference with "
-                "std::ref)");
-  using R = typename std::conditional_t<
-      kind == how::call, result_of_function<Fn>,
-      std::conditional_t<std::is_invocable_v<D &, std::decay_t<A>...>,
-                         std::invoke_result<D &, std::decay_t<A>...>,
-                         type_is<void>>>::type;
-
-  using call_fn = std::conditional_t<kind == how::call, D, R (*)(A &&...)>;
-  using copy_first = std::conditional_t<kind == how::copy, D, F>;
-  using copy_fn = std::conditional_t<kind == how::copy, R (*)(D, std::decay_t<A>...),
-                                     R (*)(F, A &&...)>;
-  using box_t = std::conditional_t<kind == how::box, std::tuple<D, std::decay_t<A>...>,
-                                   unused>;
-  using box_fn = std::conditional_t<kind == how::box, R (*)(box_t *), R (*)(unused *)>;
-  static constexpr auto copy_target = [] {
-    if constexpr (kind == how::copy)
-      return &call<D, std::decay_t<A>...>;
-    else
-      return nullptr;
-  }();
-  static constexpr auto box_target = [] {
-    if constexpr (kind == how::box)
-      return &call_boxed<D, std::decay_t<A>...>;
-    else
-      return nullptr;
-  }();
-};
-} // namespace detail
-} // namespace ws
-
-#define WS_DETAIL_SPAWN(assign, rp, fn, ...)                                   \
+/* The spawned call of M arguments, through the begin marker (see
+ * ws/spawn_cxx.h): one branch per M, the others typed but empty. */
+#define WS_DETAIL_ARGS_0(M)
+#define WS_DETAIL_ARGS_1(M) __ws_h.template arg<0, M>()
+#define WS_DETAIL_ARGS_2(M) WS_DETAIL_ARGS_1(M), __ws_h.template arg<1, M>()
+#define WS_DETAIL_ARGS_3(M) WS_DETAIL_ARGS_2(M), __ws_h.template arg<2, M>()
+#define WS_DETAIL_ARGS_4(M) WS_DETAIL_ARGS_3(M), __ws_h.template arg<3, M>()
+#define WS_DETAIL_ARGS_5(M) WS_DETAIL_ARGS_4(M), __ws_h.template arg<4, M>()
+#define WS_DETAIL_ARGS_6(M) WS_DETAIL_ARGS_5(M), __ws_h.template arg<5, M>()
+#define WS_DETAIL_ARGS_7(M) WS_DETAIL_ARGS_6(M), __ws_h.template arg<6, M>()
+#define WS_DETAIL_ARGS_8(M) WS_DETAIL_ARGS_7(M), __ws_h.template arg<7, M>()
+#define WS_DETAIL_ARGS_9(M) WS_DETAIL_ARGS_8(M), __ws_h.template arg<8, M>()
+#define WS_DETAIL_ARGS_10(M) WS_DETAIL_ARGS_9(M), __ws_h.template arg<9, M>()
+#define WS_DETAIL_ARGS_11(M) WS_DETAIL_ARGS_10(M), __ws_h.template arg<10, M>()
+#define WS_DETAIL_ARGS_12(M) WS_DETAIL_ARGS_11(M), __ws_h.template arg<11, M>()
+#define WS_DETAIL_ARGS_13(M) WS_DETAIL_ARGS_12(M), __ws_h.template arg<12, M>()
+#define WS_DETAIL_ARGS_14(M) WS_DETAIL_ARGS_13(M), __ws_h.template arg<13, M>()
+#define WS_DETAIL_ARGS_15(M) WS_DETAIL_ARGS_14(M), __ws_h.template arg<14, M>()
+#define WS_DETAIL_ARGS_16(M) WS_DETAIL_ARGS_15(M), __ws_h.template arg<15, M>()
+#define WS_DETAIL_CALL(assign, rp, M)                                          \
+  if constexpr (__ws_s::margs == M) {                                          \
+    assign(((typename __ws_s::template fn_t<M>)__ws_spawn_begin(               \
+        rp, __ws_h.target()))(WS_DETAIL_ARGS_##M(M)));                         \
+  } else
+#define WS_DETAIL_SPAWN(assign, rp, ...)                                       \
   do {                                                                         \
-    auto &&__ws_f = (fn);                                                      \
-    using __ws_s = ::ws::detail::spawn<decltype(__ws_f), decltype(             \
-        ::ws::detail::args_of(__VA_ARGS__))>;                                  \
-    if constexpr (__ws_s::kind == ::ws::detail::how::call) {                   \
-      assign(((typename __ws_s::call_fn)__ws_spawn_begin(                      \
-          rp, __builtin_addressof(__ws_f)))(__VA_ARGS__));                     \
-    } else if constexpr (__ws_s::kind == ::ws::detail::how::copy) {            \
-      assign(((typename __ws_s::copy_fn)__ws_spawn_begin(                      \
-          rp, __ws_s::copy_target))(static_cast<typename __ws_s::copy_first>(  \
-          ::std::forward<decltype(__ws_f)>(__ws_f)) __VA_OPT__(, ) __VA_ARGS__)); \
-    } else {                                                                   \
-      auto *__ws_box = new typename __ws_s::box_t(                             \
-          ::std::forward<decltype(__ws_f)>(__ws_f) __VA_OPT__(, ) __VA_ARGS__); \
-      assign(((typename __ws_s::box_fn)__ws_spawn_begin(                       \
-          rp, __ws_s::box_target))(__ws_box));                                 \
-    }                                                                          \
+    auto __ws_h = ::ws::detail::hold(__VA_ARGS__);                             \
+    using __ws_s = decltype(__ws_h);                                           \
+    WS_DETAIL_CALL(assign, rp, 0) WS_DETAIL_CALL(assign, rp, 1)                \
+    WS_DETAIL_CALL(assign, rp, 2) WS_DETAIL_CALL(assign, rp, 3)                \
+    WS_DETAIL_CALL(assign, rp, 4) WS_DETAIL_CALL(assign, rp, 5)                \
+    WS_DETAIL_CALL(assign, rp, 6) WS_DETAIL_CALL(assign, rp, 7)                \
+    WS_DETAIL_CALL(assign, rp, 8) WS_DETAIL_CALL(assign, rp, 9)                \
+    WS_DETAIL_CALL(assign, rp, 10) WS_DETAIL_CALL(assign, rp, 11)              \
+    WS_DETAIL_CALL(assign, rp, 12) WS_DETAIL_CALL(assign, rp, 13)              \
+    WS_DETAIL_CALL(assign, rp, 14) WS_DETAIL_CALL(assign, rp, 15)              \
+    WS_DETAIL_CALL(assign, rp, 16) {}                                          \
     __ws_spawn_end();                                                          \
   } while (0)
 #define WS_DETAIL_STORE(call) *__ws_rp = call
 #define WS_DETAIL_DISCARD(call) (void)call
-#define ws_spawn(res, fn, ...)                                                 \
+/* ws_spawn(res, fn, args...): the callable and its arguments travel as one
+ * __VA_ARGS__, so a lambda written in place may capture anything. */
+#define ws_spawn(res, ...)                                                     \
   do {                                                                         \
     auto *__ws_rp = __builtin_addressof(res);                                  \
-    WS_DETAIL_SPAWN(WS_DETAIL_STORE, __ws_rp, fn, __VA_ARGS__);                \
+    WS_DETAIL_SPAWN(WS_DETAIL_STORE, __ws_rp, __VA_ARGS__);                    \
   } while (0)
-#define ws_spawn_void(fn, ...)                                                 \
-  WS_DETAIL_SPAWN(WS_DETAIL_DISCARD, nullptr, fn, __VA_ARGS__)
+#define ws_spawn_void(...) WS_DETAIL_SPAWN(WS_DETAIL_DISCARD, nullptr, __VA_ARGS__)
 #else /* serial elision: the call, of any callable */
-#define ws_spawn(res, fn, ...)                                                 \
+#define ws_spawn(res, ...)                                                     \
   do {                                                                         \
-    (res) = ::std::invoke((fn)__VA_OPT__(, ) __VA_ARGS__);                     \
+    (res) = ::std::invoke(__VA_ARGS__);                                        \
   } while (0)
-#define ws_spawn_void(fn, ...)                                                 \
+#define ws_spawn_void(...)                                                     \
   do {                                                                         \
-    (void)::std::invoke((fn)__VA_OPT__(, ) __VA_ARGS__);                       \
+    (void)::std::invoke(__VA_ARGS__);                                          \
   } while (0)
 #endif
 #endif /* __cplusplus */
@@ -302,17 +195,20 @@ template <class F, class... A> struct spawn<F, arg_list<A...>> {
 /* Parallel loop: body(lo', hi', ctx) over disjoint pieces of [lo, hi) of at
  * most `grain` iterations each, split in halves by divide and conquer.
  * grain <= 0: the automatic grain, ws_for_grain(hi - lo).  The grain is a
- * run-time value. */
+ * run-time value.  Lengths are computed in unsigned arithmetic, exact for
+ * any lo < hi. */
 typedef void (*ws_for_body)(long lo, long hi, void *ctx);
 
 static inline void ws_for_range(long lo, long hi, long grain, ws_for_body body,
                                 void *ctx) {
-  if (hi - lo <= grain) {
-    if (hi > lo)
-      body(lo, hi, ctx);
+  if (hi <= lo)
+    return;
+  unsigned long n = (unsigned long)hi - (unsigned long)lo;
+  if (n <= (unsigned long)(grain > 0 ? grain : 1)) {
+    body(lo, hi, ctx);
     return;
   }
-  long mid = lo + (hi - lo) / 2;
+  long mid = (long)((unsigned long)lo + n / 2);
   ws_spawn_void(ws_for_range, lo, mid, grain, body, ctx);
   ws_for_range(mid, hi, grain, body, ctx);
   ws_sync();
@@ -320,20 +216,36 @@ static inline void ws_for_range(long lo, long hi, long grain, ws_for_body body,
 
 static inline void ws_for(long lo, long hi, long grain, ws_for_body body,
                           void *ctx) {
-  ws_for_range(lo, hi, grain > 0 ? grain : ws_for_grain(hi - lo), body, ctx);
+  if (hi <= lo)
+    return;
+  ws_for_range(lo, hi,
+               grain > 0 ? grain : ws_for_grain_of((unsigned long)hi - (unsigned long)lo),
+               body, ctx);
 }
 
 #ifdef __cplusplus
 namespace ws {
 namespace detail {
+/* The number of iterations of [lo, hi), lo < hi, and its middle. */
+inline unsigned long range_size(long lo, long hi) {
+  return (unsigned long)hi - (unsigned long)lo;
+}
+inline long range_middle(long lo, long hi) {
+  return (long)((unsigned long)lo + range_size(lo, hi) / 2);
+}
+inline long auto_grain(long lo, long hi, long grain) {
+  return grain > 0 ? grain : hi > lo ? ws_for_grain_of(range_size(lo, hi)) : 1;
+}
+
 template <class Body>
 inline void for_range(long lo, long hi, long grain, const Body &body) {
-  if (hi - lo <= grain) {
-    if (hi > lo)
-      body(lo, hi);
+  if (hi <= lo)
+    return;
+  if (range_size(lo, hi) <= (unsigned long)grain) {
+    body(lo, hi);
     return;
   }
-  long mid = lo + (hi - lo) / 2;
+  long mid = range_middle(lo, hi);
   ws_spawn_void(for_range<Body>, lo, mid, grain, body);
   for_range(mid, hi, grain, body);
   ws_sync();
@@ -342,9 +254,9 @@ inline void for_range(long lo, long hi, long grain, const Body &body) {
 template <class T, class Range, class Combine>
 inline T reduce_range(long lo, long hi, long grain, const T &identity,
                       const Range &range, const Combine &combine) {
-  if (hi - lo <= grain)
+  if (range_size(lo, hi) <= (unsigned long)grain)
     return range(lo, hi, identity);
-  long mid = lo + (hi - lo) / 2;
+  long mid = range_middle(lo, hi);
   T left = identity;
   ws_spawn(left, (reduce_range<T, Range, Combine>), lo, mid, grain, identity,
            range, combine);
@@ -359,7 +271,7 @@ inline T reduce_range(long lo, long hi, long grain, const T &identity,
  * is any callable, taken by reference (it outlives the implicit sync). */
 template <class Body>
 inline void parallel_for(long lo, long hi, long grain, const Body &body) {
-  detail::for_range(lo, hi, grain > 0 ? grain : ws_for_grain(hi - lo), body);
+  detail::for_range(lo, hi, detail::auto_grain(lo, hi, grain), body);
 }
 template <class Body> inline void parallel_for(long lo, long hi, const Body &body) {
   parallel_for(lo, hi, 0, body);
@@ -377,12 +289,15 @@ inline void parallel_reduce(long lo, long hi, long grain, reducer<M> &r,
 /* A reduction as a lambda pair (oneTBB's functional form): range(lo',
  * hi', identity) reduces a piece to a value, combine(left, right) reduces
  * two neighbours, left first; the pieces are combined in their order, so
- * combine need only be associative. */
+ * combine need only be associative.  An empty or reversed range (hi <= lo)
+ * gives the identity, calling neither. */
 template <class T, class Range, class Combine>
 inline T parallel_reduce(long lo, long hi, long grain, const T &identity,
                          const Range &range, const Combine &combine) {
-  return detail::reduce_range(lo, hi, grain > 0 ? grain : ws_for_grain(hi - lo),
-                              identity, range, combine);
+  if (hi <= lo)
+    return identity;
+  return detail::reduce_range(lo, hi, detail::auto_grain(lo, hi, grain), identity,
+                              range, combine);
 }
 } // namespace ws
 #endif
