@@ -814,11 +814,15 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
 /// arguments go into a closure in its frame, a thunk (F.ws.submitted) that
 /// a worker runs with its own tail calls the clone with them and leaves
 /// the result there, and __ws_submit returns once it has (runtime
-/// submit.c).  Arguments the frame cannot hand over (inalloca,
-/// preallocated) make the call fatal there, as a variadic function's.
+/// submit.c).  An exception the call throws is caught by the thunk, kept in
+/// the closure, and thrown again by the entry point on the calling thread,
+/// as in the serial elision.  Arguments the frame cannot hand over
+/// (inalloca, preallocated) make the call fatal there, as a variadic
+/// function's.
 static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
                        const Runtime &RT, BasicBlock *Submit) {
   LLVMContext &Ctx = F.getContext();
+  Module &M = *F.getParent();
   IRBuilder<> B(Submit);
   for (unsigned I = 0; I < F.arg_size(); ++I)
     if (F.hasParamAttribute(I, Attribute::InAlloca) ||
@@ -828,14 +832,19 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
       return;
     }
   Type *RetTy = F.getReturnType();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  bool MayThrow = !Clone.doesNotThrow();
   SmallVector<Type *, 8> Fields;
   for (Argument &A : F.args())
     Fields.push_back(A.getType());
+  unsigned ResultIdx = Fields.size();
   if (!RetTy->isVoidTy())
     Fields.push_back(RetTy);
+  unsigned ThrewIdx = Fields.size(); // the exception the call threw
+  if (MayThrow)
+    Fields.push_back(Ptr);
   StructType *ClosureTy = StructType::get(Ctx, Fields);
 
-  Type *Ptr = PointerType::getUnqual(Ctx);
   Function *Thunk = Function::Create(
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
       GlobalValue::InternalLinkage, F.getAddressSpace(),
@@ -852,10 +861,23 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
     SmallVector<Value *, 8> Args{Thunk->getArg(1)};
     for (unsigned I = 0; I < F.arg_size(); ++I)
       Args.push_back(TB.CreateLoad(Fields[I], TB.CreateStructGEP(ClosureTy, Closure, I)));
-    CallInst *Call = TB.CreateCall(&Clone, Args);
+    CallBase *Call;
+    if (MayThrow) {
+      // Caught here, on the worker: an exception must not leave a worker.
+      IRBuilder<> CB(Ctx);
+      Value *Captured;
+      BasicBlock *Caught = TaskExceptions(*Thunk).catchCaptured(CB, Captured, nullptr);
+      CB.CreateStore(Captured, CB.CreateStructGEP(ClosureTy, Closure, ThrewIdx));
+      CB.CreateRetVoid();
+      BasicBlock *Returned = BasicBlock::Create(Ctx, "returned", Thunk, Caught);
+      Call = TB.CreateInvoke(&Clone, Returned, Caught, Args);
+      TB.SetInsertPoint(Returned);
+    } else {
+      Call = TB.CreateCall(&Clone, Args);
+    }
     Call->setAttributes(CallAttrs);
     if (!RetTy->isVoidTy())
-      TB.CreateStore(Call, TB.CreateStructGEP(ClosureTy, Closure, F.arg_size()));
+      TB.CreateStore(Call, TB.CreateStructGEP(ClosureTy, Closure, ResultIdx));
     TB.CreateRetVoid();
   }
 
@@ -868,11 +890,28 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
   }
   for (unsigned I = 0; I < F.arg_size(); ++I)
     B.CreateStore(F.getArg(I), B.CreateStructGEP(ClosureTy, Closure, I));
+  if (MayThrow)
+    B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)),
+                  B.CreateStructGEP(ClosureTy, Closure, ThrewIdx));
   B.CreateCall(RT.Submit, {Thunk, Closure});
+  if (MayThrow) {
+    Value *Threw = B.CreateLoad(Ptr, B.CreateStructGEP(ClosureTy, Closure, ThrewIdx),
+                                "ws.submitted.threw");
+    BasicBlock *Rethrow = BasicBlock::Create(Ctx, "ws.submitted.rethrow", &F);
+    BasicBlock *Returned = BasicBlock::Create(Ctx, "ws.submitted.done", &F);
+    B.CreateCondBr(B.CreateIsNotNull(Threw), Rethrow, Returned);
+    IRBuilder<> R(Rethrow);
+    FunctionCallee Throw = M.getOrInsertFunction(
+        ExceptionRethrowName, FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
+    cast<Function>(Throw.getCallee())->setDoesNotReturn();
+    R.CreateCall(Throw, {Threw});
+    R.CreateUnreachable();
+    B.SetInsertPoint(Returned);
+  }
   if (RetTy->isVoidTy())
     B.CreateRetVoid();
   else
-    B.CreateRet(B.CreateLoad(RetTy, B.CreateStructGEP(ClosureTy, Closure, F.arg_size())));
+    B.CreateRet(B.CreateLoad(RetTy, B.CreateStructGEP(ClosureTy, Closure, ResultIdx)));
 }
 
 /// F's clone taking the tail as a hidden first argument (Cilk's fast

@@ -56,6 +56,7 @@ lpad:
 
 ; CHECK-LABEL: define void @dead_only()
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %ws.closure = alloca { ptr }
 ; CHECK-NEXT:    %ws.tail = call ptr @__ws_tail()
 ; CHECK:       ws.run:
 ; CHECK-NEXT:    call void @dead_only.ws(ptr %ws.tail)
