@@ -903,7 +903,8 @@ static void emitSubmit(Function &F, Function &Clone, AttributeList CallAttrs,
     IRBuilder<> R(Rethrow);
     FunctionCallee Throw = M.getOrInsertFunction(
         ExceptionRethrowName, FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
-    cast<Function>(Throw.getCallee())->setDoesNotReturn();
+    if (auto *Fn = dyn_cast<Function>(Throw.getCallee())) // (a module may declare it otherwise)
+      Fn->setDoesNotReturn();
     R.CreateCall(Throw, {Threw});
     R.CreateUnreachable();
     B.SetInsertPoint(Returned);

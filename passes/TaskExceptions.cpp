@@ -96,7 +96,8 @@ void TaskExceptions::rethrow(IRBuilderBase &B, Value *Captured,
                              BasicBlock *Unwind, Instruction *At) {
   FunctionCallee Rethrow =
       runtime(ExceptionRethrowName, B.getVoidTy(), {B.getPtrTy()});
-  cast<Function>(Rethrow.getCallee())->setDoesNotReturn();
+  if (auto *Fn = dyn_cast<Function>(Rethrow.getCallee())) // (a module may declare it otherwise)
+    Fn->setDoesNotReturn();
   if (Unwind) {
     auto *Never = BasicBlock::Create(F.getContext(), "ws.never", &F);
     addUnwindPredecessor(Unwind, B.GetInsertBlock(), At);
