@@ -15,6 +15,9 @@
 #include "views.h"
 
 __thread ws_views *ws_tls_views __attribute__((tls_model("initial-exec")));
+/* Contexts entered on this thread and not left (stolen tasks, submitted
+ * calls): none while the thread runs in its own. */
+static __thread unsigned ws_tls_entered __attribute__((tls_model("initial-exec")));
 
 /* One segment of a view: the updates of a stretch of the strand, in serial
  * order below the segments above it. */
@@ -45,6 +48,7 @@ struct ws_views {
   ws_view *last_v;
   unsigned nasides; /* open boundaries that set segments aside: the
                        innermost's token is (void *)nasides */
+  int root;         /* the thread's own: not a stolen task's or a call's */
 };
 
 /* Never a tail: the fast path's compare fails while the top is aside. */
@@ -119,6 +123,7 @@ static ws_views *views_here(void) {
     c = calloc(1, sizeof *c);
     if (!c)
       ws_fatal("out of memory for reducer views");
+    c->root = !ws_tls_entered;
     ws_tls_views = c;
   }
   return c;
@@ -193,6 +198,19 @@ static void remove_view(ws_views *c, ws_view *v) {
   }
 }
 
+/* Before a view of a reducer that this context did not register: a
+ * thread's own context holds only its registrations.  Another thread's
+ * reducer has no serial order with this thread's strands, and nothing
+ * would ever reduce the view into its variable. */
+static void refuse_foreign(const ws_views *c) {
+  if (c->root)
+    ws_fatal("ws_reducer_view: this thread did not register this reducer "
+             "(another thread did, or none), and updated it or called "
+             "spawning code that did; a reducer is updated only by the "
+             "thread that registered it, its tasks and its calls of "
+             "spawning code (register one per thread and combine them)");
+}
+
 static ws_view *new_view(ws_views *c, ws_reducer *r, ws_slot *key, void *val,
                          int pinned) {
   ws_view *v = calloc(1, sizeof *v);
@@ -249,6 +267,7 @@ static __attribute__((noinline)) void *view_slow(ws_reducer *r) {
   ws_views *c = views_here();
   ws_view *v = find(c, r);
   if (!v) {
+    refuse_foreign(c);
     v = new_view(c, r, current_tail(), new_identity(r->monoid), 0);
     c->last_r = r;
     c->last_v = v;
@@ -395,6 +414,7 @@ void ws_views_enter(ws_views_saved *s) {
   s->max = ws_tls_views_max;
   ws_tls_views = NULL;
   ws_tls_views_max = NULL;
+  ws_tls_entered++;
 }
 
 static void free_context(ws_views *c) {
@@ -407,6 +427,7 @@ ws_views *ws_views_leave(ws_views_saved *s) {
   ws_views *c = ws_tls_views;
   ws_tls_views = s->views;
   ws_tls_views_max = s->max;
+  ws_tls_entered--;
   if (c && !c->n) {
     free_context(c);
     c = NULL;
@@ -429,6 +450,7 @@ static void absorb(ws_views *c, ws_view *d, ws_slot *slot) {
   void *val = d->segs[0].val;
   ws_view *v = find(c, d->r);
   if (!v) {
+    refuse_foreign(c);
     new_view(c, d->r, slot, val, 0);
   } else if (!v->ordered) {
     reduce_into(v->m, v->top, val);
