@@ -20,8 +20,14 @@
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^leaked \| (leak-[a-z]+: 0 \| )?ws: ws_reducer_register: a task returned without unregistering the reducer it registered[^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- leak-later | FileCheck %s
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^ws: ws_reducer_unregister: spawns made since this reducer was registered are not synced [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- unregister-early | FileCheck %s
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^ws: ws_reducer_unregister: spawns made since this reducer was registered are not synced [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- unregister-early-twice | FileCheck %s
+// A program that exits with status 0 while a reducer is still registered
+// stops the same way (it cannot be told from such a task); another exit
+// status is kept, with no message.
+// RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^exit-registered: 0 \| ws: ws_reducer_register: a task returned without unregistering the reducer it registered, or the program exits with a reducer registered [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- exit-registered | FileCheck %s
+// RUN: %ws-run --workers 1,2,4,16 --status 3 --expect '^exit-status-kept: 0$' $(for v in %ws-variants; do echo %t.$v; done) -- exit-status-kept | FileCheck %s
 // CHECK: ws-run: all {{[0-9]+}} runs as expected
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ws/ws.h>
 
@@ -109,6 +115,14 @@ int main(int argc, char **argv) {
     v = unregister_early();
   else if (!strcmp(c, "unregister-early-twice"))
     v = unregister_early() + unregister_early();
+  long total = 0;
+  ws_reducer r;
+  if (!strcmp(c, "exit-registered") || !strcmp(c, "exit-status-kept")) {
+    ws_reducer_register(&r, &ws_monoid_sum_long, &total);
+    v = parent(nothing, nothing);
+  }
   printf("%s: %ld\n", c, v);
+  if (!strcmp(c, "exit-status-kept"))
+    exit(3);
   return 0;
 }
