@@ -20,12 +20,20 @@
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^leaked \| (leak-[a-z]+: 0 \| )?ws: ws_reducer_register: a task returned without unregistering the reducer it registered[^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- leak-later | FileCheck %s
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^ws: ws_reducer_unregister: spawns made since this reducer was registered are not synced [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- unregister-early | FileCheck %s
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^ws: ws_reducer_unregister: spawns made since this reducer was registered are not synced [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- unregister-early-twice | FileCheck %s
+// A task that updates its parent's reducer and then registers it: on the
+// parent's thread the registration is found; where the task was stolen
+// (the oldest of 257, waited for: FF-THE and FF-CL steal only past delta
+// tasks), its context holds the update, and the message says so (it once
+// blamed a later correct registration for such a stale view).
+// RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^ws: ws_reducer_register: this reducer is registered already$' $(for v in %ws-variants; do echo %t.$v; done) -- child-reregister | FileCheck %s
+// RUN: %ws-run --workers 2,4,16 --env WS_STORE_BUFFER=56 --status 2 --expect '^ws: ws_reducer_register: this task updated a reducer at this address that it did not register: [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- stolen-reregister | FileCheck %s
 // A program that exits with status 0 while a reducer is still registered
 // stops the same way (it cannot be told from such a task); another exit
 // status is kept, with no message.
 // RUN: %ws-run --workers 1,2,4,16 --status 2 --expect '^exit-registered: 0 \| ws: ws_reducer_register: a task returned without unregistering the reducer it registered, or the program exits with a reducer registered [^|]*$' $(for v in %ws-variants; do echo %t.$v; done) -- exit-registered | FileCheck %s
 // RUN: %ws-run --workers 1,2,4,16 --status 3 --expect '^exit-status-kept: 0$' $(for v in %ws-variants; do echo %t.$v; done) -- exit-status-kept | FileCheck %s
 // CHECK: ws-run: all {{[0-9]+}} runs as expected
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +50,25 @@ static void unregister(ws_reducer *r) {
   printf("ws_reducer_unregister returned\n");
 }
 static void nothing(ws_reducer *r) { (void)r; }
+
+static void reregister(ws_reducer *r) {
+  static long var;
+  ws_reducer_sum_long(r, 1);
+  ws_reducer_register(r, &ws_monoid_sum_long, &var);
+  printf("ws_reducer_register returned\n");
+}
+
+static atomic_int stolen;
+static void reregister_stolen(ws_reducer *r) {
+  atomic_store(&stolen, 1);
+  reregister(r);
+}
+
+/* A spawn and a sync: split and private deques answer thieves here. */
+static void poll_once(void) {
+  ws_spawn_void(nothing, NULL);
+  ws_sync();
+}
 
 /* Registers a reducer of its own and returns, still registered. */
 static void leak(ws_reducer *r) {
@@ -71,6 +98,20 @@ static long get_before_sync(void) {
   ws_reducer_register(&r, &ws_monoid_sum_long, &total);
   ws_spawn_void(add, &r, 1);
   get(&r);
+  ws_sync();
+  ws_reducer_unregister(&r);
+  return total;
+}
+
+static long stolen_reregister(void) {
+  long total = 0;
+  ws_reducer r;
+  ws_reducer_register(&r, &ws_monoid_sum_long, &total);
+  ws_spawn_void(reregister_stolen, &r);
+  for (int i = 0; i < 256; i++)
+    ws_spawn_void(nothing, &r);
+  while (!atomic_load(&stolen))
+    poll_once();
   ws_sync();
   ws_reducer_unregister(&r);
   return total;
@@ -111,6 +152,10 @@ int main(int argc, char **argv) {
     v = parent(leak, nothing);
   else if (!strcmp(c, "leak-later"))
     v = parent(nothing, leak);
+  else if (!strcmp(c, "child-reregister"))
+    v = parent(reregister, nothing);
+  else if (!strcmp(c, "stolen-reregister"))
+    v = stolen_reregister();
   else if (!strcmp(c, "unregister-early"))
     v = unregister_early();
   else if (!strcmp(c, "unregister-early-twice"))
