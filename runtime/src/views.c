@@ -3,9 +3,10 @@
  * views travel with stolen tasks and submitted calls (views.h), and the
  * checks that a reducer is read, unregistered and updated where it may be.
  *
- * Nothing here takes a lock or makes an atomic access: a context belongs
- * to one thread, and a finished task's context reaches its owner through
- * the release store of its slot's state (scheduler.c).
+ * Nothing here takes a lock or makes an atomic access but a
+ * registration's pthread_once (the check at exit, installed once): a
+ * context belongs to one thread, and a finished task's context reaches its
+ * owner through the release store of its slot's state (scheduler.c).
  */
 #include <pthread.h>
 #include <stdio.h>
