@@ -2,7 +2,9 @@
 // user monoid (2x2 matrix product modulo 2^64: associative, exact, not
 // commutative), ws::parallel_for with automatic and explicit grains,
 // nested parallel loops, and ws::parallel_reduce with a reducer and with a
-// lambda pair.  Every result is checked against a serial loop.
+// lambda pair; a reducer of static storage, which its destructor
+// unregisters after main returns (the runtime's check at exit then finds
+// none).  Every result is checked against a serial loop.
 //
 // usage: reducer_cxx [n]     (default 100000)
 #include <climits>
@@ -34,6 +36,8 @@ struct product {
   static mat identity() { return mat(); }
   static void reduce(mat &left, mat &right) { left = left * right; }
 };
+
+ws::reducer<ws::sum<long>> statically;
 
 int failures;
 void check(bool ok, const char *what, long arg) {
@@ -162,6 +166,12 @@ int main(int argc, char **argv) {
       want += std::to_string(i) + ",";
     check(s == want, "parallel_reduce of strings", grain);
   }
+
+  ws::parallel_for(0, n, [&](long a, long b) {
+    for (long i = a; i < b; i++)
+      *statically += i;
+  });
+  check(statically.get() == n * (n - 1) / 2, "a reducer of static storage", n);
 
   std::printf("n=%ld %s\n", n, failures ? "FAIL" : "ok");
   return failures != 0;

@@ -1,11 +1,15 @@
 /*
- * views.c — reducer views: lookup, the segments of ordered views, and how
- * views travel with stolen tasks and submitted calls (views.h).
+ * views.c — reducer views: lookup, the segments of ordered views, how
+ * views travel with stolen tasks and submitted calls (views.h), and the
+ * checks that a reducer is read, unregistered and updated where it may be.
  *
- * Nothing here takes a lock or makes an atomic access: a context belongs
- * to one thread, and a finished task's context reaches its owner through
- * the release store of its slot's state (scheduler.c).
+ * Nothing here takes a lock or makes an atomic access but a
+ * registration's pthread_once (the check at exit, installed once): a
+ * context belongs to one thread, and a finished task's context reaches its
+ * owner through the release store of its slot's state (scheduler.c).
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The API of ws/reducer.h, not its serial elision. */
@@ -15,6 +19,9 @@
 #include "views.h"
 
 __thread ws_views *ws_tls_views __attribute__((tls_model("initial-exec")));
+/* Contexts entered on this thread and not left (stolen tasks, submitted
+ * calls): none while the thread runs in its own. */
+static __thread unsigned ws_tls_entered __attribute__((tls_model("initial-exec")));
 
 /* One segment of a view: the updates of a stretch of the strand, in serial
  * order below the segments above it. */
@@ -34,6 +41,11 @@ typedef struct ws_view {
   unsigned index;   /* in the context's list */
   int ordered;      /* not commutative: segments keep the serial order */
   int pinned;       /* segs[0] is r->var: the strand that registered r */
+  /* Where the strand that registered r runs (pinned views): its tail then
+   * (NULL: before the thread had a deque, i.e. its lowest tail) and the
+   * depth of open boundaries.  Not segs[0].key, which split_view lowers. */
+  ws_slot *reg_tail;
+  unsigned reg_depth;
 } ws_view;
 
 struct ws_views {
@@ -43,12 +55,16 @@ struct ws_views {
   unsigned tabcap;
   ws_reducer *last_r;
   ws_view *last_v;
-  unsigned nasides; /* open boundaries that set segments aside: the
-                       innermost's token is (void *)nasides */
+  unsigned depth; /* open boundaries (children run at a sync between
+                     __ws_child_begin and __ws_child_end, joins): the
+                     innermost's token is (void *)depth */
+  int root;       /* the thread's own: not a stolen task's or a call's */
 };
 
 /* Never a tail: the fast path's compare fails while the top is aside. */
 #define WS_NO_KEY ((ws_slot *)(uintptr_t)1)
+/* Above every slot: every child is run between marks. */
+#define WS_ALL_SLOTS ((ws_slot *)UINTPTR_MAX)
 
 static int above(const ws_slot *a, const ws_slot *b) {
   return (uintptr_t)a > (uintptr_t)b;
@@ -99,14 +115,38 @@ static void set_top(ws_view *v) {
   v->top_key = t->aside ? WS_NO_KEY : t->key;
 }
 
-/* The highest key of a current top segment of an ordered view: a child
- * that begins below it must split (__ws_child_begin). */
+/* The registering strand's tail, once the thread has a deque: a
+ * registration made before had the lowest tail, where the thread's
+ * spawning calls start. */
+static ws_slot *registered_at(ws_view *v) {
+  if (!v->reg_tail)
+    v->reg_tail = ws_my_dq.base;
+  return v->reg_tail;
+}
+
+/* What __ws_views_above compares with, for one view: its top segment's key
+ * (ordered: a child that begins below it must split), and for the
+ * registering strand's view, just above its tail, so that the child run in
+ * the slot it registered at (the first it spawned after) or below runs
+ * between marks, which tell that child from the strand (its depth);
+ * before the thread has a deque, above every slot. */
+static ws_slot *view_max(ws_view *v) {
+  ws_slot *max = v->ordered && v->top_key != WS_NO_KEY ? v->top_key : NULL;
+  if (v->pinned) {
+    ws_slot *t = registered_at(v);
+    ws_slot *reg = t ? (ws_slot *)((char *)t + 1) : WS_ALL_SLOTS;
+    if (above(reg, max))
+      max = reg;
+  }
+  return max;
+}
+
 static void recompute_max(ws_views *c) {
   ws_slot *max = NULL;
   for (unsigned i = 0; i < c->n; i++) {
-    ws_view *v = c->list[i];
-    if (v->ordered && v->top_key != WS_NO_KEY && above(v->top_key, max))
-      max = v->top_key;
+    ws_slot *m = view_max(c->list[i]);
+    if (above(m, max))
+      max = m;
   }
   ws_tls_views_max = max;
 }
@@ -119,6 +159,7 @@ static ws_views *views_here(void) {
     c = calloc(1, sizeof *c);
     if (!c)
       ws_fatal("out of memory for reducer views");
+    c->root = !ws_tls_entered;
     ws_tls_views = c;
   }
   return c;
@@ -193,6 +234,20 @@ static void remove_view(ws_views *c, ws_view *v) {
   }
 }
 
+/* Before a view of a reducer that this context did not register: a
+ * thread's own context holds only its registrations.  Another thread's
+ * reducer has no serial order with this thread's strands, and nothing
+ * would ever reduce the view into its variable. */
+static void refuse_foreign(const ws_views *c) {
+  if (c->root)
+    ws_fatal("ws_reducer_view: this thread did not register this reducer "
+             "(another thread did, or none), and updated it or called "
+             "spawning code that did; a reducer is updated only by the "
+             "thread that registered it, its tasks and its calls of "
+             "spawning code (register one per thread and combine them)");
+}
+
+/* pinned: the registration, at tail `key`. */
 static ws_view *new_view(ws_views *c, ws_reducer *r, ws_slot *key, void *val,
                          int pinned) {
   ws_view *v = calloc(1, sizeof *v);
@@ -202,11 +257,14 @@ static ws_view *new_view(ws_views *c, ws_reducer *r, ws_slot *key, void *val,
   v->m = r->monoid;
   v->ordered = !r->monoid->commutative;
   v->pinned = pinned;
+  v->reg_tail = pinned ? key : NULL;
+  v->reg_depth = c->depth;
   push_seg(v, key, val);
   set_top(v);
   insert(c, v);
-  if (v->ordered && above(key, ws_tls_views_max))
-    ws_tls_views_max = key;
+  ws_slot *max = view_max(v);
+  if (above(max, ws_tls_views_max))
+    ws_tls_views_max = max;
   return v;
 }
 
@@ -221,13 +279,50 @@ static ws_slot *current_tail(void) {
 
 /* ---- the user API ---- */
 
+static const char leaked[] =
+    "ws_reducer_register: a task returned without unregistering the reducer "
+    "it registered";
+
+/* At exit with status 0, the thread's own context should hold no
+ * registration: a task that registered a reducer and returned without
+ * unregistering it on its parent's thread, between no marks, is found
+ * here.  Installed at the first registration, before the destructor of a
+ * C++ object that registers one is, so it runs after that destructor. */
+static void check_at_exit(int status, void *arg) {
+  (void)arg;
+  ws_views *c = ws_tls_views;
+  if (status || !c || !c->root || ws_rt.forked)
+    return;
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->list[i]->pinned) {
+      fflush(NULL);
+      ws_fatal("%s, or the program exits with a reducer registered "
+               "(unregister each where it was registered, before that "
+               "strand returns)",
+               leaked);
+    }
+}
+
+static void install_exit_check(void) {
+  if (on_exit(check_at_exit, NULL))
+    ws_fatal("cannot register the reducers' check at exit");
+}
+
 void ws_reducer_register(ws_reducer *r, const ws_monoid *m, void *var) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, install_exit_check);
+  ws_views *c = views_here();
+  ws_view *v = find(c, r);
+  if (v && v->pinned)
+    ws_fatal("ws_reducer_register: this reducer is registered already");
+  if (v)
+    ws_fatal("ws_reducer_register: this task updated a reducer at this "
+             "address that it did not register: the reducer is registered "
+             "by an enclosing strand, or was unregistered while its tasks "
+             "ran (unregister after the ws_sync that waits for them)");
   r->monoid = m;
   r->var = var;
-  ws_views *c = views_here();
-  if (find(c, r))
-    ws_fatal("ws_reducer_register: this reducer is registered already");
-  ws_view *v = new_view(c, r, current_tail(), var, 1);
+  v = new_view(c, r, current_tail(), var, 1);
   c->last_r = r;
   c->last_v = v;
 }
@@ -249,6 +344,7 @@ static __attribute__((noinline)) void *view_slow(ws_reducer *r) {
   ws_views *c = views_here();
   ws_view *v = find(c, r);
   if (!v) {
+    refuse_foreign(c);
     v = new_view(c, r, current_tail(), new_identity(r->monoid), 0);
     c->last_r = r;
     c->last_v = v;
@@ -271,19 +367,24 @@ void *ws_reducer_view(ws_reducer *r) {
   return view_slow(r);
 }
 
-/* Every segment of the registering strand's view into the variable. */
+/* Every segment of the registering strand's view into the variable, in
+ * that strand, with none of its spawns since the registration
+ * outstanding.  A child that its thread runs at a sync runs in its
+ * parent's context with its slot as the tail: one in a slot above the
+ * registration's has a higher tail, one at or below it runs between marks
+ * (view_max), at a greater depth.  Then no later strand is set aside. */
 static ws_view *fold_registered(ws_reducer *r, const char *what) {
   ws_views *c = ws_tls_views;
   ws_view *v = c ? find(c, r) : NULL;
-  if (!v || !v->pinned)
+  if (!v || !v->pinned || c->depth != v->reg_depth)
     ws_fatal("%s: not the strand that registered this reducer (call it "
              "where ws_reducer_register was called, after the ws_sync)",
              what);
-  for (unsigned k = 0; k < v->n; k++)
-    if (v->segs[k].aside)
-      ws_fatal("%s: a strand that follows in serial order is still set "
-               "aside (call it after the ws_sync)",
-               what);
+  if (above(current_tail(), registered_at(v)))
+    ws_fatal("%s: spawns made since this reducer was registered are not "
+             "synced (call it after the ws_sync that waits for them, in "
+             "the strand that registered it)",
+             what);
   fold(v, 0);
   set_top(v);
   return v;
@@ -308,7 +409,7 @@ void ws_reducer_unregister(ws_reducer *r) {
  * continuation, which follows the child in serial order) are set aside,
  * reduced into one, under `boundary`.  The registering strand's bottom
  * segment, the variable, never moves: it only takes the lower key. */
-static int split_view(ws_view *v, void *boundary, ws_slot *slot) {
+static void split_view(ws_view *v, void *boundary, ws_slot *slot) {
   unsigned first = v->n;
   while (first > 0 && !v->segs[first - 1].aside)
     first--;
@@ -319,34 +420,29 @@ static int split_view(ws_view *v, void *boundary, ws_slot *slot) {
     v->segs[0].key = slot;
     i = 1;
   }
-  if (i >= v->n) {
-    set_top(v);
-    return 0;
+  if (i < v->n) {
+    fold(v, i);
+    v->segs[i].key = slot;
+    v->segs[i].aside = boundary;
   }
-  fold(v, i);
-  v->segs[i].key = slot;
-  v->segs[i].aside = boundary;
   set_top(v);
-  return 1;
 }
 
 /* Boundaries nest (a child's own children begin and end inside it), so
- * the depth names the open one: its token. */
+ * the depth names the open one: its token.  One opens even where no view
+ * splits: the depth tells the child from the strand that registered a
+ * reducer (fold_registered). */
 void *__ws_child_begin(ws_slot *slot) {
   ws_views *c = ws_tls_views;
   if (!c) {
     ws_tls_views_max = NULL;
     return NULL;
   }
-  void *boundary = (void *)(uintptr_t)(c->nasides + 1);
-  int any = 0;
+  void *boundary = (void *)(uintptr_t)++c->depth;
   for (unsigned i = 0; i < c->n; i++)
     if (c->list[i]->ordered)
-      any |= split_view(c->list[i], boundary, slot);
+      split_view(c->list[i], boundary, slot);
   recompute_max(c);
-  if (!any)
-    return NULL;
-  c->nasides++;
   return boundary;
 }
 
@@ -379,12 +475,16 @@ void __ws_child_end(void *boundary) {
   ws_views *c = ws_tls_views;
   if (!boundary)
     return;
-  if ((uintptr_t)boundary != c->nasides)
+  if ((uintptr_t)boundary != c->depth)
     ws_fatal("internal error: reducer boundaries end out of order");
-  c->nasides--;
-  for (unsigned i = 0; i < c->n; i++)
-    if (c->list[i]->ordered)
-      merge_view(c->list[i], boundary);
+  for (unsigned i = 0; i < c->n; i++) {
+    ws_view *v = c->list[i];
+    if (v->pinned && v->reg_depth >= c->depth)
+      ws_fatal("%s (call ws_reducer_unregister before it returns)", leaked);
+    if (v->ordered)
+      merge_view(v, boundary);
+  }
+  c->depth--;
   recompute_max(c);
 }
 
@@ -395,6 +495,7 @@ void ws_views_enter(ws_views_saved *s) {
   s->max = ws_tls_views_max;
   ws_tls_views = NULL;
   ws_tls_views_max = NULL;
+  ws_tls_entered++;
 }
 
 static void free_context(ws_views *c) {
@@ -407,6 +508,7 @@ ws_views *ws_views_leave(ws_views_saved *s) {
   ws_views *c = ws_tls_views;
   ws_tls_views = s->views;
   ws_tls_views_max = s->max;
+  ws_tls_entered--;
   if (c && !c->n) {
     free_context(c);
     c = NULL;
@@ -416,8 +518,7 @@ ws_views *ws_views_leave(ws_views_saved *s) {
   for (unsigned i = 0; i < c->n; i++) {
     ws_view *v = c->list[i];
     if (v->pinned)
-      ws_fatal("a reducer registered by a task was not unregistered before "
-               "the task ended");
+      ws_fatal("%s (call ws_reducer_unregister before it returns)", leaked);
     fold(v, 0);
   }
   return c;
@@ -429,6 +530,7 @@ static void absorb(ws_views *c, ws_view *d, ws_slot *slot) {
   void *val = d->segs[0].val;
   ws_view *v = find(c, d->r);
   if (!v) {
+    refuse_foreign(c);
     new_view(c, d->r, slot, val, 0);
   } else if (!v->ordered) {
     reduce_into(v->m, v->top, val);

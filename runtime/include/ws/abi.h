@@ -95,15 +95,18 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure);
  *     } else body(slot, ...);                // as in any other function
  *
  * __ws_views_above says whether an ordered (non-commutative) view has a
- * segment above `slot`: updates of the continuation that follows the child
- * in serial order.  __ws_child_begin sets them aside (NULL: there were
- * none after all) and __ws_child_end puts them back after the child's
- * (docs/design.md, "Reducers in serial order"). */
+ * segment above `slot` (updates of the continuation that follows the child
+ * in serial order), or a reducer was registered at or above it (the child
+ * must be told from the registering strand).  __ws_child_begin opens a
+ * boundary and sets those segments aside (NULL: the thread has no views)
+ * and __ws_child_end puts them back after the child's (docs/design.md,
+ * "Reducers in serial order"). */
 int __ws_views_above(ws_slot *slot);
 void *__ws_child_begin(ws_slot *slot);
 void __ws_child_end(void *aside);
 /* What __ws_views_above compares with: the highest key of an ordered
- * view's current segment, in the calling thread's context. */
+ * view's current segment, or just above a registration's tail, in the
+ * calling thread's context. */
 extern __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec")));
 
 /* Per-variant fast paths; also compiled to bitcode (ws-abi.bc) that the pass

@@ -52,18 +52,22 @@ typedef struct ws_reducer {
 } ws_reducer;
 
 #if defined(WS_FENCEFREE)
-/* From here on, `var` is updated through views (ws_reducer_view). */
+/* From here on, `var` is updated through views (ws_reducer_view), by this
+ * thread, its tasks and its calls of spawning code only.  Unregister it
+ * before the registering strand returns. */
 void ws_reducer_register(ws_reducer *r, const ws_monoid *m, void *var);
 /* Reduces every view into `var` and forgets the reducer.  Call it in the
- * strand that registered it, after the ws_sync that waits for the spawns
- * that update it; `var` then holds the serial elision's value. */
+ * strand that registered it, after the ws_sync that waits for every spawn
+ * made since the registration; `var` then holds the serial elision's
+ * value.  Elsewhere the program stops with a message. */
 void ws_reducer_unregister(ws_reducer *r);
 /* The calling strand's view (created from the identity on first use).
  * Valid until the strand spawns, syncs, or calls code that may: fetch it
  * again after those, or fetch it once per loop that does none. */
 void *ws_reducer_view(ws_reducer *r);
 /* Reduces the registering strand's views into `var` and returns it (the
- * value so far in serial order), keeping the reducer registered. */
+ * value so far in serial order), keeping the reducer registered: where
+ * ws_reducer_unregister may be called. */
 void *ws_reducer_get(ws_reducer *r);
 #else
 static inline void ws_reducer_register(ws_reducer *r, const ws_monoid *m,
