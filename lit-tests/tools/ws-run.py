@@ -2,13 +2,16 @@
 """Run a wsff program once per (variant binary, worker count).
 
 usage: ws-run.py [--workers 1,2,4] [--env K=V ...] [--expect REGEX]
+                 [--status N] [--expect-stderr REGEX] [--timeout SECONDS]
                  BINARY... [-- ARGS...]
 
 Prints "<binary-suffix> workers=<n>: <stdout lines>" for each run and exits
-non-zero if any run fails, so a lit RUN line can FileCheck every run.  With
---expect, every run's output (lines joined by " | ") must also match REGEX
-(re.search); the last line then says "ws-run: all <count> runs as
-expected", so a check need not know how many runs there are.
+non-zero if any run fails (its exit status is not N, 0 by default, or it
+runs longer than the timeout, 120 s by default), so a lit RUN line can
+FileCheck every run.  With --expect, every run's output (lines joined by
+" | ") must also match REGEX (re.search), with --expect-stderr its error
+output; the last line then says "ws-run: all <count> runs as expected", so
+a check need not know how many runs there are.
 """
 import os
 import re
@@ -19,7 +22,9 @@ import sys
 def main(argv):
     workers = [1, 2, 4]
     extra_env = {}
-    expect = None
+    expect = expect_stderr = None
+    status_wanted = 0
+    timeout = 120
     binaries, args = [], []
     it = iter(argv)
     for a in it:
@@ -27,6 +32,12 @@ def main(argv):
             workers = [int(n) for n in next(it).split(",")]
         elif a == "--expect":
             expect = re.compile(next(it))
+        elif a == "--expect-stderr":
+            expect_stderr = re.compile(next(it))
+        elif a == "--status":
+            status_wanted = int(next(it))
+        elif a == "--timeout":
+            timeout = float(next(it))
         elif a == "--env":
             k, v = next(it).split("=", 1)
             extra_env[k] = v
@@ -42,7 +53,7 @@ def main(argv):
             env = dict(os.environ, WS_NUM_WORKERS=str(n), **extra_env)
             try:
                 p = subprocess.run([b] + args, env=env, capture_output=True,
-                                   text=True, timeout=120)
+                                   text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
                 print("%s workers=%d: TIMEOUT" % (name, n))
                 status = 1
@@ -53,11 +64,15 @@ def main(argv):
             if expect and not expect.search(out):
                 print("%s workers=%d: UNEXPECTED OUTPUT" % (name, n))
                 status = 1
-            if p.returncode != 0:
+            if expect_stderr and not expect_stderr.search(p.stderr):
+                print("%s workers=%d: UNEXPECTED ERROR OUTPUT %s" %
+                      (name, n, p.stderr.strip()))
+                status = 1
+            if p.returncode != status_wanted:
                 print("%s workers=%d: EXIT %d %s" % (name, n, p.returncode,
                                                      p.stderr.strip()))
                 status = 1
-    if expect and status == 0:
+    if (expect or expect_stderr) and status == 0:
         print("ws-run: all %d runs as expected" % runs)
     return status
 
