@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "mainexit.h"
 #include "membarrier.h"
 #include "records.h"
 #include "stacks.h"
@@ -363,6 +364,7 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   worker_stack_size = env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE;
   if (pthread_atfork(NULL, NULL, ws_atfork_child))
     ws_fatal("cannot register the runtime's fork handler");
+  ws_main_exit_watch();
   atexit(ws_shutdown);
 }
 
