@@ -3,7 +3,8 @@
  * 8 threads at once, each checking its results (a fib, a sum reducer the
  * thread registered itself), repeated `rounds` times.  With more than one
  * worker their calls run on the workers (the spawning function sees a
- * worker id); with one they run on the calling thread.  The main thread
+ * worker id, 1..N-1, the same from its start to its end); with one they
+ * run on the calling thread (-1, as outside the call).  The main thread
  * spawns before and after, so that its deque is there for thieves to try
  * while it waits in pthread_join.
  *
@@ -44,6 +45,19 @@ static int where(long n) {
   return id >= 0 ? id : ws_worker_id();
 }
 
+/* ws_worker_id() in the body of the call, before and after its spawns:
+ * the id, or -2 if it changed. */
+static int body_id(long n) {
+  int id = ws_worker_id();
+  long a, b;
+  ws_spawn(a, fib, n);
+  b = fib(n - 1);
+  ws_sync();
+  (void)a;
+  (void)b;
+  return ws_worker_id() == id ? id : -2;
+}
+
 static long fib_serial(long n) { return n < 2 ? n : fib_serial(n - 1) + fib_serial(n - 2); }
 
 static _Atomic long failures, calls_on_workers;
@@ -72,6 +86,9 @@ static void *user(void *arg) {
     failures++;
   if (where(k) >= 1)
     calls_on_workers++;
+  int id = body_id(n), nw = ws_num_workers();
+  if (nw > 1 ? id < 1 || id >= nw : id != OUTSIDE_ID)
+    failures++;
   return NULL;
 }
 

@@ -1,7 +1,8 @@
 /*
  * workers — ws_set_num_workers: before the runtime starts it sets the
  * count (over WS_NUM_WORKERS), a bad count is EINVAL, and once a spawning
- * function or ws_num_workers has run it is EBUSY and changes nothing.
+ * function or ws_num_workers has run it is EBUSY and changes nothing; a
+ * bad count is EINVAL then too, as in the serial elision.
  *
  * usage: workers [count]     (default 3)
  */
@@ -41,6 +42,10 @@ int main(int argc, char **argv) {
 #else
   CHECK(ws_num_workers() == 1); /* the serial elision */
 #endif
+  int now = ws_num_workers();
+  CHECK(ws_set_num_workers(0) == EINVAL);
+  CHECK(ws_set_num_workers(1025) == EINVAL);
+  CHECK(ws_num_workers() == now);
   printf("workers=%d %s\n", ws_num_workers(), failures ? "FAIL" : "ok");
   return failures != 0;
 }

@@ -63,6 +63,10 @@ typedef struct ws_dq {
     } b;
   } sp_flags;
   ws_slot *o_head;  /* private: the oldest task not handed over (H) */
+  /* Handlers of the program's marked as running on this thread
+   * (signals.c): an entry point then takes the slow path, which refuses
+   * spawning code inside one.  Next to T: one more load of its line. */
+  _Atomic int handler_marks;
   /* Thieves' line. */
   alignas(WS_CACHE_LINE) _Atomic uint64_t H; /* THE family: <tag:32, head:32> */
   _Atomic int lock;                           /* THE, FF-THE, THEP */

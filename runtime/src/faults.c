@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "faults.h"
+#include "signals.h"
 #include "stacks.h"
 #include "worker.h"
 
@@ -26,7 +27,7 @@ static void on_segv(int sig, siginfo_t *si, void *uctx) {
   ws_stack_check_fault(a);
   /* Not ours: the previous disposition handles the fault, which happens
    * again when we return. */
-  sigaction(sig, &previous, NULL);
+  ws_real_sigaction(sig, &previous, NULL);
 }
 
 void ws_faults_install(void) {
@@ -38,5 +39,5 @@ void ws_faults_install(void) {
   sa.sa_sigaction = on_segv;
   sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, &previous);
+  ws_real_sigaction(SIGSEGV, &sa, &previous);
 }

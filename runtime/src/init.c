@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "mainexit.h"
 #include "membarrier.h"
 #include "records.h"
+#include "signals.h"
 #include "stacks.h"
 #include "stats.h"
 #include "store_buffer.h"
@@ -363,6 +365,7 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   worker_stack_size = env.stack_size ? env.stack_size : WS_DEFAULT_STACK_SIZE;
   if (pthread_atfork(NULL, NULL, ws_atfork_child))
     ws_fatal("cannot register the runtime's fork handler");
+  ws_main_exit_watch();
   atexit(ws_shutdown);
 }
 
@@ -461,6 +464,11 @@ int ws_worker_id(void) {
 }
 
 ws_slot *ws_bind_caller(void) {
+  if (atomic_load_explicit(&ws_my_dq.handler_marks, ws_relaxed))
+    ws_refuse_in_handler();
+  ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  if (t)
+    return t; /* bound, and not in a handler */
   if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire))
     ws_fatal("ws_spawn/ws_sync after the runtime stopped (at exit)");
   ws_start();

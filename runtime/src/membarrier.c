@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "membarrier.h"
+#include "signals.h"
 #include "worker.h"
 
 static ws_barrier_mode mode;
@@ -42,7 +43,7 @@ void ws_barrier_init(int force_signal) {
   sa.sa_handler = on_barrier_signal;
   sa.sa_flags = SA_RESTART; /* the owner's own system calls go on */
   sigemptyset(&sa.sa_mask);
-  if (sigaction(WS_BARRIER_SIGNAL_NO, &sa, NULL))
+  if (ws_real_sigaction(WS_BARRIER_SIGNAL_NO, &sa, NULL))
     ws_fatal("the ffmb deque needs membarrier(2) or a signal of its own, and "
              "has neither (%s); use another deque variant",
              strerror(errno));

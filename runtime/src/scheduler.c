@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mainexit.h"
 #include "views.h"
 #include "worker.h"
 
@@ -128,6 +129,7 @@ void ws_worker_loop(ws_worker *w) {
     if (++fails < WS_SPIN_ROUNDS + WS_YIELD_ROUNDS) {
       back_off(fails);
     } else {
+      ws_main_exit_poll(w);
       sleep_a_while(w, nap);
       if (nap < WS_SLEEP_MAX_NS)
         nap *= 2;

@@ -3,12 +3,26 @@
  * not own.  Such a thread has no deque (its entry point's __ws_tail is
  * NULL): it queues the call, a worker that has nothing to do runs it with
  * its own tail, as it would a stolen task, and the caller sleeps on a
- * condition variable until it is done.  Any number of threads may submit
- * at once; each call runs exactly once, in the order the calls came.
- * (With one worker, the main thread, a thread runs its calls itself:
- * init.c, ws_bind_caller.)
+ * futex until it is done.  Any number of threads may submit at once; each
+ * call runs exactly once, in the order the calls came.  (With one worker,
+ * the main thread, a thread runs its calls itself: init.c,
+ * ws_bind_caller.)
+ *
+ * A queued call cannot be taken back: a worker may be running it on the
+ * closure, in the caller's frame.  So the caller is not cancelled while
+ * its call is out; a request made meanwhile acts when the call has
+ * returned.  Holding cancellation off takes more than disabling it: with
+ * glibc 2.36, a caller whose cancellation was asynchronous when the
+ * request came was still cancelled inside pthread_cond_wait, its
+ * cancellation disabled and deferred by then, and died holding the queue's
+ * lock (tests/cancel.c, 16 workers, a run in four).  So the caller makes
+ * its cancellation deferred and disabled, and waits in no cancellation
+ * point: on a raw futex.
  */
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "views.h"
 #include "worker.h"
@@ -17,17 +31,22 @@ typedef struct ws_submission {
   struct ws_submission *next;
   void (*run)(void *closure, ws_slot *tail);
   void *closure;
-  ws_views *left; /* the reducer views the call left */
-  int done;       /* under queue_lock */
-  pthread_cond_t done_cond;
+  ws_views *left;        /* the reducer views the call left */
+  _Atomic uint32_t done; /* the futex the caller waits on */
 } ws_submission;
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_submission *queue_head, **queue_tail = &queue_head;
 
+static void futex(_Atomic uint32_t *addr, int op, uint32_t val) {
+  syscall(SYS_futex, (uint32_t *)addr, op, val, NULL, NULL, 0);
+}
+
 void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
+  int cancel_type, cancel_state;
+  pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &cancel_type);
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
   ws_submission s = {.run = run, .closure = closure};
-  pthread_cond_init(&s.done_cond, NULL);
   pthread_mutex_lock(&queue_lock);
   *queue_tail = &s;
   queue_tail = &s.next;
@@ -36,15 +55,20 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   atomic_fetch_add_explicit(&ws_rt.submitted, 1, ws_seq_cst);
   pthread_mutex_unlock(&queue_lock);
   ws_wake_one();
+  while (!atomic_load_explicit(&s.done, ws_acquire))
+    futex(&s.done, FUTEX_WAIT_PRIVATE, 0);
+  /* The worker sets done and wakes us under the lock: once we hold it, it
+   * is done with s, which goes with our frame. */
   pthread_mutex_lock(&queue_lock);
-  while (!s.done)
-    pthread_cond_wait(&s.done_cond, &queue_lock);
   pthread_mutex_unlock(&queue_lock);
-  pthread_cond_destroy(&s.done_cond);
   /* Our own views come before and after the call in serial order: its
    * views join them at our tail (none: this thread has no deque). */
   if (s.left)
     ws_views_join(atomic_load_explicit(&ws_my_dq.T, ws_relaxed), s.left);
+  pthread_setcancelstate(cancel_state, NULL);
+  pthread_setcanceltype(cancel_type, NULL); /* acts now, if asynchronous */
+  if (cancel_state == PTHREAD_CANCEL_ENABLE)
+    pthread_testcancel();
 }
 
 int ws_serve_submission(ws_worker *self) {
@@ -70,11 +94,11 @@ int ws_serve_submission(ws_worker *self) {
    * paths leave the tail last published, above ours. */
   atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
   s->left = ws_views_leave(&saved);
-  /* The caller returns once it sees done, under the lock: it cannot go
-   * (and take s and its condition with it) before we let go of both. */
+  /* The caller takes the lock once it sees done: it cannot go (and take
+   * s with it) before we let go. */
   pthread_mutex_lock(&queue_lock);
-  s->done = 1;
-  pthread_cond_signal(&s->done_cond);
+  atomic_store_explicit(&s->done, 1, ws_release);
+  futex(&s->done, FUTEX_WAKE_PRIVATE, 1);
   pthread_mutex_unlock(&queue_lock);
   return 1;
 }

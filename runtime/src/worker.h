@@ -86,7 +86,8 @@ void ws_start(void);
 /* The calling thread's tail after starting the runtime and binding the
  * thread's deque (main: worker 0; another thread, when there is one worker
  * only: a deque of its own), or NULL where the thread's calls must be
- * submitted to the workers. */
+ * submitted to the workers.  First, inside a signal handler of the
+ * program's, stops the program (signals.c). */
 ws_slot *ws_bind_caller(void);
 int ws_is_main_thread(void);
 
