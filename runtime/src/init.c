@@ -353,6 +353,9 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = env.nworkers ? env.nworkers : (int)(ncpu > 0 ? ncpu : 1);
   ws_rt.nworkers = n > WS_MAX_WORKERS ? WS_MAX_WORKERS : n;
+#ifdef WS_RACE
+  ws_rt.nworkers = 1; /* -fws-race checks a run on one worker */
+#endif
 
   pthread_mutex_lock(&start_lock);
   configured = 1;
@@ -369,13 +372,19 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   atexit(ws_shutdown);
 }
 
+#ifdef WS_RACE
+#define WS_RACE_WORKERS(n) 1
+#else
+#define WS_RACE_WORKERS(n) (n)
+#endif
+
 int ws_set_num_workers(int n) {
   if (n < 1 || n > WS_MAX_WORKERS)
     return EINVAL;
   pthread_mutex_lock(&start_lock);
   int started = atomic_load_explicit(&ws_rt.started, ws_relaxed);
   if (!started)
-    ws_rt.nworkers = n;
+    ws_rt.nworkers = WS_RACE_WORKERS(n);
   pthread_mutex_unlock(&start_lock);
   return started ? EBUSY : 0;
 }

@@ -18,6 +18,19 @@
 
 #include "views.h"
 
+#ifdef WS_RACE
+/* -fws-race: every view is kept in serial order, so that a child and the
+ * continuation before it never share one (as if every child were
+ * stolen), and the monoid's own code, which the runtime runs where no
+ * strand of the program is, is not checked. */
+#include "race/race.h"
+#define ALL_ORDERED 1
+#define UNCHECKED(call) (ws_race_ignore_begin(), (call), ws_race_ignore_end())
+#else
+#define ALL_ORDERED 0
+#define UNCHECKED(call) (call)
+#endif
+
 __thread ws_views *ws_tls_views __attribute__((tls_model("initial-exec")));
 /* Contexts entered on this thread and not left (stolen tasks, submitted
  * calls): none while the thread runs in its own. */
@@ -84,15 +97,15 @@ static void *new_identity(const ws_monoid *m) {
   void *v = aligned_alloc(align, (m->size + align - 1) & ~(align - 1));
   if (!v)
     ws_fatal("out of memory for a reducer view of %zu bytes", m->size);
-  m->identity(v);
+  UNCHECKED(m->identity(v));
   return v;
 }
 
 /* left := left (x) right; right is gone. */
 static void reduce_into(const ws_monoid *m, void *left, void *right) {
-  m->reduce(left, right);
+  UNCHECKED(m->reduce(left, right));
   if (m->destroy)
-    m->destroy(right);
+    UNCHECKED(m->destroy(right));
   free(right);
 }
 
@@ -255,7 +268,7 @@ static ws_view *new_view(ws_views *c, ws_reducer *r, ws_slot *key, void *val,
     ws_fatal("out of memory for reducer views");
   v->r = r;
   v->m = r->monoid;
-  v->ordered = !r->monoid->commutative;
+  v->ordered = ALL_ORDERED || !r->monoid->commutative;
   v->pinned = pinned;
   v->reg_tail = pinned ? key : NULL;
   v->reg_depth = c->depth;
@@ -433,6 +446,9 @@ static void split_view(ws_view *v, void *boundary, ws_slot *slot) {
  * splits: the depth tells the child from the strand that registered a
  * reducer (fold_registered). */
 void *__ws_child_begin(ws_slot *slot) {
+#ifdef WS_RACE
+  ws_race_child_begin(slot);
+#endif
   ws_views *c = ws_tls_views;
   if (!c) {
     ws_tls_views_max = NULL;
@@ -471,7 +487,16 @@ static void merge_view(ws_view *v, void *boundary) {
   set_top(v);
 }
 
+static void child_end(void *boundary);
+
 void __ws_child_end(void *boundary) {
+  child_end(boundary);
+#ifdef WS_RACE
+  ws_race_child_end();
+#endif
+}
+
+static void child_end(void *boundary) {
   ws_views *c = ws_tls_views;
   if (!boundary)
     return;

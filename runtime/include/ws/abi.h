@@ -104,6 +104,14 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure);
 int __ws_views_above(ws_slot *slot);
 void *__ws_child_begin(ws_slot *slot);
 void __ws_child_end(void *aside);
+/* -fws-race (docs/race.md, libws_race.a): a spawning function's procedure
+ * begins, with its entry tail, and ends (at every return and resume); a
+ * spawn was pushed at slot.  A build for races calls __ws_child_begin and
+ * __ws_child_end around every child run at a sync. */
+void __ws_race_enter(ws_slot *tail);
+void __ws_race_leave(void);
+void __ws_race_spawn(ws_slot *slot);
+
 /* What __ws_views_above compares with: the highest key of an ordered
  * view's current segment, or just above a registration's tail, in the
  * calling thread's context. */
