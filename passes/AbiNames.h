@@ -30,6 +30,10 @@ inline constexpr llvm::StringLiteral ChildBeginName = "__ws_child_begin";
 inline constexpr llvm::StringLiteral ChildEndName = "__ws_child_end";
 inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
 inline constexpr llvm::StringLiteral JoinName = "__ws_join";
+/// -fws-race's hooks (docs/race.md).
+inline constexpr llvm::StringLiteral RaceEnterName = "__ws_race_enter";
+inline constexpr llvm::StringLiteral RaceLeaveName = "__ws_race_leave";
+inline constexpr llvm::StringLiteral RaceSpawnName = "__ws_race_spawn";
 /// C++ exceptions across tasks (ws/abi.h, runtime/src/exceptions.cpp).
 inline constexpr llvm::StringLiteral TaskThrewName = "__ws_task_threw";
 inline constexpr llvm::StringLiteral ExceptionCaptureName = "__ws_exception_capture";

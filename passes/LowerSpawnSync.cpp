@@ -52,6 +52,11 @@ struct Runtime {
   std::function<const TargetLibraryInfo &(Function &)> TLI;
   /// ws_tls_spawns, when spawns are counted (-fws-stats).
   GlobalVariable *SpawnCount = nullptr;
+  /// -fws-race: the race runtime's procedure and spawn hooks (null
+  /// otherwise); every child then runs between ChildBegin and ChildEnd.
+  FunctionCallee RaceEnter, RaceLeave, RaceSpawn;
+  bool Race = false;
+  bool race() const { return Race; }
 };
 
 /// Outstanding spawns at a program point: a known sequence of spawn sites,
@@ -108,6 +113,7 @@ private:
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
   void publishTail();
+  void finishRace(const SmallPtrSetImpl<Instruction *> &Written);
 
   Function &F;
   const Runtime &RT;
@@ -147,6 +153,7 @@ bool FunctionLowering::collect() {
       SpawnSite S;
       S.Index = Sites.size();
       S.Begin = cast<CallInst>(CB);
+      S.Loc = CB->getDebugLoc();
       Sites.push_back(S);
     } else if (Callee->getName() == SpawnEndName) {
       Ends.push_back(cast<CallInst>(CB));
@@ -300,6 +307,8 @@ void FunctionLowering::setUpTail() {
   EntryTail = TailArg ? static_cast<Value *>(TailArg)
                       : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
   B.CreateStore(EntryTail, TailAddr);
+  if (RT.race())
+    B.CreateCall(RT.RaceEnter, {EntryTail});
 }
 
 /// Calls of spawning functions made here go to their clones, with the
@@ -349,7 +358,7 @@ CallInst *FunctionLowering::emitTake(IRBuilderBase &B, Value *Slot) {
 /// continuation's updates set aside).
 void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot,
                                 IRBuilderBase &B, UnwindFor Unwind, OnCaught Caught) {
-  if (!MarkViews) {
+  if (!MarkViews && !RT.race()) {
     callBody(S, Slot, FromSlot, B, Unwind(B.GetInsertBlock()));
     return;
   }
@@ -357,19 +366,29 @@ void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot
   // Right after the run block, so that the function reads in the order it
   // runs (the stolen path after the run).
   BasicBlock *Next = B.GetInsertBlock()->getNextNode();
-  BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F, Next);
   BasicBlock *Views = BasicBlock::Create(Ctx, "ws.run.views", &F, Next);
   BasicBlock *Done = BasicBlock::Create(Ctx, "ws.ran", &F, Next);
-  Value *Above = B.CreateCall(RT.ViewsAbove, {Slot}, "ws.views.above");
-  B.CreateCondBr(B.CreateIsNotNull(Above), Views, Plain, unlikelyBranch(Ctx));
   DebugLoc DL = B.getCurrentDebugLocation();
-  IRBuilder<> P(Plain);
-  P.SetCurrentDebugLocation(DL);
-  callBody(S, Slot, FromSlot, P, Unwind(Plain));
-  P.CreateBr(Done);
+  if (RT.race()) {
+    // Every child runs between the hooks: the race runtime's bags change
+    // there (its views too, each child apart).
+    B.CreateBr(Views);
+  } else {
+    BasicBlock *Plain = BasicBlock::Create(Ctx, "ws.run.plain", &F, Views);
+    Value *Above = B.CreateCall(RT.ViewsAbove, {Slot}, "ws.views.above");
+    B.CreateCondBr(B.CreateIsNotNull(Above), Views, Plain, unlikelyBranch(Ctx));
+    IRBuilder<> P(Plain);
+    P.SetCurrentDebugLocation(DL);
+    callBody(S, Slot, FromSlot, P, Unwind(Plain));
+    P.CreateBr(Done);
+  }
   IRBuilder<> V(Views);
   V.SetCurrentDebugLocation(DL);
   Value *Aside = V.CreateCall(RT.ChildBegin, {Slot}, "ws.aside");
+  // -fws-race: the task's accesses (its result's store) and its calls are
+  // reported at the ws_spawn, not at the sync that runs it.
+  if (RT.race() && S.Loc)
+    V.SetCurrentDebugLocation(S.Loc);
   BasicBlock *Pad = nullptr;
   if (S.MayThrow && Exceptions) {
     IRBuilder<> T(Ctx);
@@ -380,6 +399,7 @@ void FunctionLowering::runChild(const SpawnSite &S, Value *Slot, Value *FromSlot
     Caught(T, Captured);
   }
   callBody(S, Slot, FromSlot, V, Pad);
+  V.SetCurrentDebugLocation(DL);
   V.CreateCall(RT.ChildEnd, {Aside});
   V.CreateBr(Done);
   B.SetInsertPoint(Done);
@@ -572,9 +592,36 @@ bool FunctionLowering::check() {
   return OK;
 }
 
+/// -fws-race: the procedure ends at every way out; and the memory the
+/// lowering itself reads and writes (slots, frames, the tail, exceptions
+/// kept) is the runtime's, not the program's: ThreadSanitizer's
+/// instrumentation skips it (!nosanitize).
+void FunctionLowering::finishRace(const SmallPtrSetImpl<Instruction *> &Written) {
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    if (isa<ReturnInst>(T) || isa<ResumeInst>(T))
+      CallInst::Create(RT.RaceLeave, {}, "", T->getIterator())->setDebugLoc(T->getDebugLoc());
+  }
+  MDNode *Skip = MDNode::get(F.getContext(), {});
+  auto Mark = [&](Function &Fn, bool All) {
+    for (Instruction &I : instructions(Fn))
+      if ((All || !Written.count(&I)) &&
+          (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+           isa<AtomicCmpXchgInst>(I) || isa<MemIntrinsic>(I)))
+        I.setMetadata(LLVMContext::MD_nosanitize, Skip);
+  };
+  Mark(F, false);
+  for (SpawnSite &S : Sites)
+    Mark(*S.Thunk, true);
+}
+
 bool FunctionLowering::run() {
   if (!collect())
     return false;
+  SmallPtrSet<Instruction *, 32> Written; // -fws-race: the program's own
+  if (RT.race())
+    for (Instruction &I : instructions(F))
+      Written.insert(&I);
   if (!Sites.empty()) {
     // Locals a task may use die after their last use in the function's
     // code, but before the implicit sync at its return: sync before.
@@ -595,10 +642,22 @@ bool FunctionLowering::run() {
   bool OwnDynamicStack = hasOwnDynamicStack(F);
   // Results travel as values only where each sync knows its spawns.
   for (SpawnSite &S : Sites)
-    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic, Clones))
+    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
       return false;
   for (SpawnSite &S : Sites)
     removeTask(S);
+  // -fws-race: a task keeps a frame of its own (inlined at the sync, the
+  // locals of every child would share the parent's: a race that is not).
+  // So does the spawned function, whose code then keeps its lines (the
+  // body has none).
+  if (RT.race())
+    for (SpawnSite &S : Sites) {
+      S.Body->removeFnAttr(Attribute::AlwaysInline);
+      S.Body->addFnAttr(Attribute::NoInline);
+      for (Instruction &I : instructions(*S.Body))
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getMetadata(SyncCallMD))
+          CB->addFnAttr(Attribute::NoInline);
+    }
   if (Sites.empty()) {
     for (CallBase *Sync : Syncs)
       removeSync(Sync);
@@ -635,7 +694,10 @@ bool FunctionLowering::run() {
       B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
                     Count);
     }
-    emitSpawn(S, Slot, RT.Push);
+    CallInst *Push = emitSpawn(S, Slot, RT.Push);
+    if (RT.race())
+      CallInst::Create(RT.RaceSpawn, {Slot}, "", Push->getNextNode()->getIterator())
+          ->setDebugLoc(Push->getDebugLoc());
   }
   for (auto &[At, St] : SyncPoints) {
     if (St.K == SpawnStack::Unreached ||
@@ -650,6 +712,8 @@ bool FunctionLowering::run() {
     removeSync(Sync);
   if (RT.Publish)
     publishTail();
+  if (RT.race())
+    finishRace(Written);
   dropAttributesTheRuntimeBreaks(F);
   return true;
 }
@@ -781,6 +845,12 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
   RT.ChildBegin = Get(ChildBeginName, FunctionType::get(Ptr, {Ptr}, false));
   RT.ChildEnd = Get(ChildEndName, FunctionType::get(Void, {Ptr}, false));
   // A submitted call runs user code on a worker: not nounwind.
+  RT.Race = Opts.Race;
+  if (Opts.Race) {
+    RT.RaceEnter = Get(RaceEnterName, FunctionType::get(Void, {Ptr}, false));
+    RT.RaceLeave = Get(RaceLeaveName, FunctionType::get(Void, false));
+    RT.RaceSpawn = Get(RaceSpawnName, FunctionType::get(Void, {Ptr}, false));
+  }
   RT.Submit = Get(SubmitName, FunctionType::get(Void, {Ptr, Ptr}, false),
                   /*NoUnwind=*/false);
   RT.Push = Get(pushName(Opts.Variant), FunctionType::get(Void, {Ptr}, false));
@@ -1011,6 +1081,9 @@ Function *makeClone(Function &F, const Runtime &RT) {
 } // namespace
 
 PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::string Conflict = Opts.conflict();
+  if (!Conflict.empty())
+    report_fatal_error(Twine("wsff: ") + Conflict, /*gen_crash_diag=*/false);
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);
@@ -1082,13 +1155,16 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
                          StringRef(SyncName), StringRef(TailName),
                          StringRef(TailOwnedName), StringRef(SubmitName),
                          StringRef(ViewsAboveName), StringRef(ChildBeginName),
-                         StringRef(ChildEndName)})
+                         StringRef(ChildEndName), StringRef(RaceEnterName),
+                         StringRef(RaceLeaveName), StringRef(RaceSpawnName)})
     if (Function *Fn = M.getFunction(Name))
       if (Fn->use_empty())
         Fn->eraseFromParent();
 
   ensureRecord(M, Opts);
-  if (Opts.InlineAbi)
+  // -fws-race calls the fast paths: inlined, ThreadSanitizer's pass would
+  // check the deque's memory as the program's.
+  if (Opts.InlineAbi && !Opts.Race)
     linkAbiFastPaths(M, Opts);
   return PreservedAnalyses::none();
 }

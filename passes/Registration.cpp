@@ -87,14 +87,18 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   // Where the optimizer shapes the recursion: a sync's self-recursive call
   // becomes a loop once the fast paths are inlined, and the leaf tests move
   // into the callers once no other inlining will happen.
-  PB.registerScalarOptimizerLateEPCallback(
-      [](FunctionPassManager &FPM, OptimizationLevel) {
-        FPM.addPass(SyncTailCallPass());
-      });
-  PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LeafSplitPass());
-      });
+  // (Not for -fws-race: its hooks around each child are what matter, and
+  // it measures nothing.)
+  if (!Opts.Race) {
+    PB.registerScalarOptimizerLateEPCallback(
+        [](FunctionPassManager &FPM, OptimizationLevel) {
+          FPM.addPass(SyncTailCallPass());
+        });
+    PB.registerOptimizerEarlyEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(LeafSplitPass());
+        });
+  }
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(AntiCoalescePass(Opts));

@@ -447,7 +447,7 @@ void removeTask(SpawnSite &S) {
   S.Dropped.clear();
 }
 
-void emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
+CallInst *emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   Module &M = *S.Begin->getModule();
   const DataLayout &DL = M.getDataLayout();
   IRBuilder<> B(S.End);
@@ -474,10 +474,11 @@ void emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   // store hits again before the next take).
   B.CreateAlignedStore(S.Thunk, Slot, Align(WS_SLOT_SIZE), /*isVolatile=*/true)
       ->setMetadata(CountedStoreMD, MDNode::get(M.getContext(), {}));
-  B.CreateCall(Push, {Slot});
+  CallInst *Pushed = B.CreateCall(Push, {Slot});
   S.End->eraseFromParent();
   S.Begin->eraseFromParent();
   S.End = S.Begin = nullptr;
+  return Pushed;
 }
 
 void callBody(const SpawnSite &S, Value *Tail, Value *Slot, IRBuilderBase &B,

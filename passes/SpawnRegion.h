@@ -47,6 +47,7 @@ struct SpawnSite {
   llvm::CallInst *Begin = nullptr;
   llvm::CallInst *End = nullptr;
   llvm::CallBase *Call = nullptr; ///< the spawned call
+  llvm::DebugLoc Loc;             ///< the ws_spawn's
   /// Values of the parent the task uses, captured at the spawn.
   llvm::SmallVector<llvm::Value *, 8> LiveIns;
   /// Per live-in: the byval type copied into the frame descriptor, or
@@ -108,8 +109,8 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones);
 void removeTask(SpawnSite &S);
 
 /// Replaces the region in the parent: writes the task into Slot (and the
-/// frame descriptor) and publishes it with Push(Slot).
-void emitSpawn(SpawnSite &S, llvm::Value *Slot, llvm::FunctionCallee Push);
+/// frame descriptor) and publishes it with Push(Slot), which it returns.
+llvm::CallInst *emitSpawn(SpawnSite &S, llvm::Value *Slot, llvm::FunctionCallee Push);
 
 /// The direct call of the body at a sync, with Tail for the task's own
 /// spawns: the live-ins as the parent's SSA values (Slot == null), or read

@@ -37,6 +37,10 @@ cl::opt<bool> StatsOpt("ws-stats",
 cl::opt<unsigned> TargetDeltaOpt("ws-target-delta",
                                  cl::desc("pad take paths until delta <= N"),
                                  cl::init(0));
+cl::opt<bool> RaceOpt("ws-race",
+                      cl::desc("report the determinacy races of a run "
+                               "(docs/race.md)"),
+                      cl::init(false));
 cl::opt<std::string> ScaleOpt("ws-scale",
                               cl::desc("measure work and span: off "
                                        "(default), time or instructions"),
@@ -100,10 +104,16 @@ Error WsOptions::set(StringRef KeyValue) {
     Scale = Value == "off" ? "" : Value.str();
     return Error::success();
   }
+  if (Key == "race") {
+    if (Value != "0" && Value != "1")
+      return badValue(Key, Value, "0 or 1");
+    Race = Value == "1";
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
       formatv("unknown wsff option '{0}' (known: variant, stats, fence, "
-              "abi-bc, store-buffer, target-delta, scale)",
+              "abi-bc, store-buffer, target-delta, scale, race)",
               Key)
           .str());
 }
@@ -121,7 +131,20 @@ WsOptions WsOptions::fromCommandLine() {
   O.TargetDelta = TargetDeltaOpt;
   if (Error E = O.set("scale=" + ScaleOpt))
     report_fatal_error(std::move(E), false);
+  O.Race = RaceOpt;
   return O;
+}
+
+std::string WsOptions::conflict() const {
+  if (!Race)
+    return "";
+  if (Variant != "ffmb")
+    return "-fws-race checks a run of the default deque (ffmb), not " + Variant +
+           ": drop the variant";
+  if (!Scale.empty())
+    return "-fws-race and -fws-scale cannot be combined: each instruments the "
+           "program for a run of its own";
+  return "";
 }
 
 std::string WsOptions::abiBitcodePath() const {

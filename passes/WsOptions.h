@@ -36,6 +36,9 @@ struct WsOptions {
   /// Measure work and span (ws-scale): "" (no), "time" (a clock chosen at
   /// run time), "instructions" (IR instructions counted, ws-scale-count).
   std::string Scale;
+  /// Report the determinacy races of a run (-fws-race, docs/race.md): the
+  /// hooks of the race runtime, no value tasks, no inlined fast paths.
+  bool Race = false;
 
   /// The numeric id stored in module records (enum ws_variant_id).
   unsigned variantId() const;
@@ -46,6 +49,10 @@ struct WsOptions {
 
   /// The defaults, as overridden by the -ws-* command-line options.
   static WsOptions fromCommandLine();
+
+  /// Why this combination cannot be compiled ("" if it can): -fws-race
+  /// with another variant than the default, or with ws-scale.
+  std::string conflict() const;
 
   /// The bitcode to link for this configuration (resolving the default).
   std::string abiBitcodePath() const;
