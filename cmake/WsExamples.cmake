@@ -10,6 +10,8 @@
 #   <name>_scale            the default deque measured by ws-scale: in time
 #   <name>_scale_instr        (-fws-scale), in IR instructions
 #                             (-fws-scale=instructions)
+#   <name>_race             -fws-race: the small input must run with no
+#                           determinacy race reported (docs/race.md)
 #   <name>_omp_clang        peers/<name>_omp.c, clang-19 -fopenmp (libomp)
 #   <name>_omp_gcc          peers/<name>_omp.c, gcc -fopenmp (libgomp)
 #   <name>_tbb              peers/<name>_tbb.cpp, clang++-19 with oneTBB
@@ -151,7 +153,7 @@ function(ws_add_example name)
 
   if(TARGET ws-drivers)
     set(ws_example_deps ws-drivers)
-    foreach(t WsffPlugin ws ws_mfence ws_scale)
+    foreach(t WsffPlugin ws ws_mfence ws_scale ws_race)
       if(TARGET ${t})
         list(APPEND ws_example_deps $<TARGET_FILE:${t}>)
       endif()
@@ -178,6 +180,10 @@ function(ws_add_example name)
         LIBS ${libs})
       ws_examples_scale_test(${name} ${exe})
     endforeach()
+    ws_examples_compile(${name}_race ${src}
+      COMMAND ${driver} -fws-race ${WS_EXAMPLES_CFLAGS} LIBS ${libs})
+    add_test(NAME examples.${name}.race COMMAND ${WS_EXAMPLES_BIN}/${name}_race ${ws_example_args})
+    set_tests_properties(examples.${name}.race PROPERTIES LABELS examples TIMEOUT 60)
     set(ws_example_deps)
   endif()
 
