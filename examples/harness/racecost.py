@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import machine
 import suite
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,6 +65,7 @@ def main():
     opts = ap.parse_args()
     kinds = ("serial", "tsan", "race")
     rows = []
+    head = None
     with tempfile.TemporaryDirectory() as tmp:
         for name, program, sizes in suite.BENCHMARKS:
             args = sizes["small"]
@@ -77,6 +79,8 @@ def main():
                 for kind in kinds:
                     times[kind].append(run(exes[kind], args))
             med = {k: statistics.median(v) for k, v in times.items()}
+            if head is None and opts.out:
+                head = machine.page_head(exes["race"], args, None, sys.argv[1:])
             rows.append((name, " ".join(args), med))
             print(f"{name}: serial {med['serial']:.3f} s, tsan {med['tsan']:.3f} s, "
                   f"race {med['race']:.3f} s", file=sys.stderr)
@@ -90,7 +94,13 @@ def main():
     text = "\n".join(lines) + "\n"
     if opts.out:
         with open(opts.out, "w") as f:
-            f.write(text)
+            f.write("# -fws-race: what it costs, per example\n\n"
+                    f"Written by `examples/harness/racecost.py`.  Small (ctest) inputs, "
+                    f"medians of {opts.reps} interleaved repetitions; serial elision: "
+                    "clang-19 -O2, tsan: the same with -fsanitize=thread, race: ws-clang "
+                    "-fws-race -O2 (one worker: S plays no part).  Load average at the "
+                    f"end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}.\n\n"
+                    + head + "\n" + text)
     sys.stdout.write(text)
 
 
