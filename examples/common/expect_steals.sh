@@ -1,17 +1,23 @@
 #!/bin/sh
 # expect_steals.sh RUNS PROGRAM [ARGS...]
-# Runs PROGRAM with two workers and WS_STATS=1 until RUNS runs have counted,
-# and fails unless every counted run stole at least one task.  A liveness
-# check, not a timing: a thief that never gets work leaves a correct result
-# and a one-worker run (jacobi on `split` did that in 7 of 8 runs before the
-# scheduler's WS_WAKE_ROUNDS), which no other test would notice.  Such a
-# thief looks, finds nothing and sleeps (sleeps > 0).  A run with neither a
-# steal nor a sleep says nothing: on a loaded machine the thief's thread
+# Runs PROGRAM with two workers and WS_STATS=1 until RUNS runs have stolen
+# at least one task, and fails once more than RUNS runs have not.  A
+# liveness check, not a timing: a thief that never gets work leaves a
+# correct result and a one-worker run (jacobi on `split` did that in 7 of 8
+# runs before the scheduler's WS_WAKE_ROUNDS), which no other test would
+# notice; at that rate this check fails 97 times in 100.  Such a thief
+# looks, finds nothing and sleeps (sleeps > 0): a miss.  A request-based
+# deque (split, private) shares only while its thief is running when the
+# owner answers, so on a machine whose other load shares the thief's CPU a
+# miss also happens now and then (1 run in 9 with one busy loop beside it;
+# one CI run missed once in 3), which is why one miss is not a failure.
+# A run with neither a steal nor a sleep says nothing: the thief's thread
 # was not scheduled before the program ended.  It does not count, up to
 # 10 * RUNS attempts.
 runs=$1
 shift
 i=0
+misses=0
 tries=0
 while [ "$i" -lt "$runs" ]; do
   tries=$((tries + 1))
@@ -37,9 +43,14 @@ while [ "$i" -lt "$runs" ]; do
     continue
   fi
   if [ "$steals" -eq 0 ]; then
-    echo "expect_steals: run $tries of $*: the thief ran and slept, but no task was stolen with two workers"
-    echo "$err"
-    exit 1
+    misses=$((misses + 1))
+    echo "run $tries: the thief ran and slept, but no task was stolen with two workers (miss $misses)"
+    if [ "$misses" -gt "$runs" ]; then
+      echo "expect_steals: $misses runs of $* stole nothing with two workers, $i did; the last:"
+      echo "$err"
+      exit 1
+    fi
+    continue
   fi
   i=$((i + 1))
   echo "run $tries: steals=$steals"
