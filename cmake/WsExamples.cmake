@@ -7,9 +7,10 @@
 #                           deque variants, once the ws-drivers target exists
 #   <name>_the_mfence       the fenced variants with mfence, the paper's
 #   <name>_cl_mfence          setting (-fws-mfence)
-#   <name>_scale            the default deque measured by ws-scale: in time
-#   <name>_scale_instr        (-fws-scale), in IR instructions
-#                             (-fws-scale=instructions)
+#   <name>_scale            the default deque measured by ws-scale: as it
+#                             comes (-fws-scale: the DAG in IR instructions,
+#   <name>_scale_time         times by tsc), in time only (-fws-scale=time),
+#   <name>_scale_instr        in IR instructions only (-fws-scale=instructions)
 #   <name>_race             -fws-race: the small input must run with no
 #                           determinacy race reported (docs/race.md)
 #   <name>_omp_clang        peers/<name>_omp.c, clang-19 -fopenmp (libomp)
@@ -170,13 +171,18 @@ function(ws_add_example name)
         LIBS ${libs})
       list(APPEND builds ${v}_mfence)
     endforeach()
-    foreach(unit time instructions)
+    foreach(unit on time instructions)
       set(exe ${name}_scale)
-      if(unit STREQUAL "instructions")
+      set(flag -fws-scale=${unit})
+      if(unit STREQUAL "on")
+        set(flag -fws-scale)
+      elseif(unit STREQUAL "time")
+        set(exe ${name}_scale_time)
+      else()
         set(exe ${name}_scale_instr)
       endif()
       ws_examples_compile(${exe} ${src}
-        COMMAND ${driver} -fws-fencefree -fws-scale=${unit} ${WS_EXAMPLES_CFLAGS}
+        COMMAND ${driver} -fws-fencefree ${flag} ${WS_EXAMPLES_CFLAGS}
         LIBS ${libs})
       ws_examples_scale_test(${name} ${exe})
     endforeach()

@@ -54,12 +54,12 @@ GlobalVariable *counter(Module &M) {
 
 /// The mark that tells the runtime this program counts instructions: one
 /// weak definition per module, merged by the linker.
-void markCounted(Module &M) {
+void markCounted(Module &M, int Mark) {
   if (M.getNamedGlobal(ScaleData_counted))
     return;
   Type *I32 = Type::getInt32Ty(M.getContext());
   new GlobalVariable(M, I32, true, GlobalValue::WeakAnyLinkage,
-                     ConstantInt::get(I32, 1), ScaleData_counted);
+                     ConstantInt::get(I32, Mark), ScaleData_counted);
 }
 
 /// Counter += N right before I.
@@ -97,7 +97,7 @@ void countBlock(BasicBlock &BB, GlobalVariable *Counter) {
 
 PreservedAnalyses ScaleCountPass::run(Module &M, ModuleAnalysisManager &) {
   GlobalVariable *Counter = counter(M);
-  markCounted(M);
+  markCounted(M, Mark);
   for (Function &F : M)
     for (BasicBlock &BB : F)
       countBlock(BB, Counter);

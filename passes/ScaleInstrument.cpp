@@ -109,7 +109,11 @@ bool ScaleInstrumenter::canWrap(const CallBase &Call, StringRef &Why) const {
   return Why.empty();
 }
 
-/// fn.ws.scale(args..., [fn,] spawner, span, bspan): the spawned call
+/// What __ws_scale_spawn stores for the child: span, burdened span, and
+/// their times (ws/scale_hooks.def).
+constexpr unsigned AtWords = 4;
+
+/// fn.ws.scale(args..., [fn,] spawner, at[0..3]): the spawned call
 /// between task_begin and task_end.  Its parameters are the call's
 /// arguments as passed (a variadic callee's too), with their attributes
 /// (byval copies again, sret passes through).
@@ -126,7 +130,8 @@ Function *ScaleInstrumenter::wrapper(CallBase &Call, bool Indirect,
   }
   if (Indirect)
     Params.push_back(Ptr);
-  Params.append({Ptr, I64, I64});
+  Params.push_back(Ptr);
+  Params.append(AtWords, I64);
 
   AttrBuilder FnAttrs(Ctx);
   FnAttrs.addAttribute(Attribute::AlwaysInline);
@@ -151,10 +156,11 @@ Function *ScaleInstrumenter::wrapper(CallBase &Call, bool Indirect,
   for (unsigned I = 0; I != N; ++I)
     Args.push_back(W->getArg(I));
   unsigned Extra = N + (Indirect ? 1 : 0);
-  Value *Task = B.CreateCall(hook(Hook::task_begin),
-                             {W->getArg(Extra), W->getArg(Extra + 1),
-                              W->getArg(Extra + 2)},
-                             "ws.scale.task");
+  SmallVector<Value *, 1 + AtWords> BeginArgs;
+  for (unsigned I = 0; I != 1 + AtWords; ++I)
+    BeginArgs.push_back(W->getArg(Extra + I));
+  Value *Task =
+      B.CreateCall(hook(Hook::task_begin), BeginArgs, "ws.scale.task");
   Value *Target = Indirect ? W->getArg(N) : Call.getCalledOperand();
   CallInst *Inner = B.CreateCall(Call.getFunctionType(), Target, Args);
   Inner->setCallingConv(Call.getCallingConv());
@@ -195,7 +201,7 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
       Syncs.push_back(CB);
 
   Type *I64 = Type::getInt64Ty(Ctx);
-  Type *AtTy = ArrayType::get(I64, 2);
+  Type *AtTy = ArrayType::get(I64, AtWords);
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.begin());
   AllocaInst *At = B.CreateAlloca(AtTy, nullptr, "ws.scale.at");
@@ -221,17 +227,20 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     B.SetCurrentDebugLocation(Begin->getDebugLoc());
     Value *Spawner =
         B.CreateCall(hook(Hook::spawn), {At}, "ws.scale.spawner");
-    Value *Span = B.CreateLoad(I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, 0),
-                               "ws.scale.span");
-    Value *BSpan = B.CreateLoad(
-        I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, 1), "ws.scale.bspan");
+    static const char *const AtNames[AtWords] = {
+        "ws.scale.span", "ws.scale.bspan", "ws.scale.tspan", "ws.scale.tbspan"};
+    Value *AtValues[AtWords];
+    for (unsigned I = 0; I != AtWords; ++I)
+      AtValues[I] = B.CreateLoad(
+          I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, I), AtNames[I]);
 
     bool Indirect = !isa<Constant>(Call->getCalledOperand()->stripPointerCasts());
     Function *W = wrapper(*Call, Indirect, F);
     SmallVector<Value *, 8> Args(Call->args());
     if (Indirect)
       Args.push_back(Call->getCalledOperand());
-    Args.append({Spawner, Span, BSpan});
+    Args.push_back(Spawner);
+    Args.append(std::begin(AtValues), std::end(AtValues));
     B.SetInsertPoint(Call);
     B.SetCurrentDebugLocation(Call->getDebugLoc());
     CallBase *New;
@@ -323,9 +332,19 @@ void registerScalePasses(PassBuilder &PB, const WsOptions &Opts) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        // ws-scale-count: -fws-scale=instructions's mark (1);
+        // ws-scale-count<timed>: -fws-scale's (2).
         if (Name != "ws-scale-count")
           return false;
-        MPM.addPass(ScaleCountPass());
+        MPM.addPass(ScaleCountPass(1));
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ws-scale-count<timed>")
+          return false;
+        MPM.addPass(ScaleCountPass(2));
         return true;
       });
   if (Opts.Scale.empty())
@@ -334,11 +353,14 @@ void registerScalePasses(PassBuilder &PB, const WsOptions &Opts) {
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(ScaleInstrumentPass());
       });
-  if (Opts.Scale == "instructions")
-    PB.registerOptimizerLastEPCallback(
-        [](ModulePassManager &MPM, OptimizationLevel) {
-          MPM.addPass(ScaleCountPass());
-        });
+  if (Opts.Scale == "time")
+    return;
+  // -fws-scale (on): counts and a time clock; -fws-scale=instructions: counts.
+  int Mark = Opts.Scale == "instructions" ? 1 : 2;
+  PB.registerOptimizerLastEPCallback(
+      [Mark](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(ScaleCountPass(Mark));
+      });
 }
 
 } // namespace wsff

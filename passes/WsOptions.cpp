@@ -43,7 +43,8 @@ cl::opt<bool> RaceOpt("ws-race",
                       cl::init(false));
 cl::opt<std::string> ScaleOpt("ws-scale",
                               cl::desc("measure work and span: off "
-                                       "(default), time or instructions"),
+                                       "(default), on (instructions and a "
+                                       "time clock), time or instructions"),
                               cl::init("off"));
 } // namespace
 
@@ -99,8 +100,9 @@ Error WsOptions::set(StringRef KeyValue) {
   if (Key == "target-delta")
     return parseUnsigned(Key, Value, TargetDelta);
   if (Key == "scale") {
-    if (Value != "off" && Value != "time" && Value != "instructions")
-      return badValue(Key, Value, "off, time or instructions");
+    if (Value != "off" && Value != "on" && Value != "time" &&
+        Value != "instructions")
+      return badValue(Key, Value, "off, on, time or instructions");
     Scale = Value == "off" ? "" : Value.str();
     return Error::success();
   }

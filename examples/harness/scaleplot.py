@@ -56,7 +56,10 @@ PROGRAMS = {
     "heat": None,
     "quicksort": None,
 }
-CLOCKS = ("tsc", "wall", "cpu", "instructions")
+# "default" is the -fws-scale report as it comes (the DAG in instructions,
+# times by tsc); the others are WS_SCALE_CLOCK on a -fws-scale=time build,
+# or on the -fws-scale=instructions build.
+CLOCKS = ("default", "tsc", "wall", "cpu", "instructions")
 
 
 def estimate(work, bspan, p):
@@ -76,7 +79,8 @@ def scale_figures(exe, args, env, clock, region, tmp):
     out = os.path.join(tmp, f"{os.path.basename(exe)}.{clock}.csv")
     env = dict(env, WS_NUM_WORKERS="1", WS_SCALE_OUT=out)
     env.pop("WS_STATS", None)
-    if clock != "instructions":
+    env.pop("WS_SCALE_CLOCK", None)
+    if clock not in ("instructions", "default"):
         env["WS_SCALE_CLOCK"] = clock
     p = subprocess.run([exe] + args, env=env, capture_output=True, text=True)
     if p.returncode != 0:
@@ -85,6 +89,9 @@ def scale_figures(exe, args, env, clock, region, tmp):
     with open(out, newline="") as f:
         for r in csv.DictReader(f):
             if r["region"] == region and r["workers"] == "1":
+                if clock == "default":  # the times, in the DAG's proportions
+                    return (float(r["work_ns"]), float(r["span_ns"]),
+                            float(r["burdened_span_ns"]), int(r["spawns"]))
                 return (float(r["work"]), float(r["span"]),
                         float(r["burdened_span"]), int(r["spawns"]))
     raise RuntimeError(f"{exe}: no region {region} in its report")
@@ -94,7 +101,7 @@ def median_figures(exe, args, env, clock, region, tmp, reps):
     """The run with the median parallelism of `reps` (a time clock is noisy;
     the instruction count is not, and runs once)."""
     runs = [scale_figures(exe, args, env, clock, region, tmp)
-            for _ in range(1 if clock == "instructions" else reps)]
+            for _ in range(1 if clock in ("instructions", "default") else reps)]
     runs.sort(key=lambda f: f[0] / f[1] if f[1] else math.inf)
     return runs[len(runs) // 2]
 
@@ -191,9 +198,8 @@ def main(argv):
                     help="runs of a time clock's measurement, the median kept (default 3)")
     ap.add_argument("--clocks", default="auto",
                     help=f"clocks to measure with, of {', '.join(CLOCKS)}, and auto "
-                    "(the default): instructions, and cpu for the programs with a "
-                    "cut-off (a time clock's span is noise for a spawn per call); "
-                    "e.g. auto,tsc on a quiet machine")
+                    "(the default): the -fws-scale report as it comes; e.g. "
+                    "auto,cpu,instructions to compare")
     ap.add_argument("--burden", type=int, help="WS_SCALE_BURDEN, in the clock's unit")
     ap.add_argument("--quick", action="store_true", help="small inputs, once")
     ap.add_argument("--seed", type=int, default=1)
@@ -222,13 +228,9 @@ def main(argv):
     if a.program:
         region = a.region or "<program>"
         scale_exe, plain = a.program
-        for c in clocks:
-            if c == "instructions" and "instr" not in os.path.basename(scale_exe):
-                print("scaleplot: note: the instructions clock needs a build with "
-                      "-fws-scale=instructions", file=sys.stderr)
-        mine = [c for c in clocks if c != "auto"] or ["tsc"]
-        jobs.append((os.path.basename(plain), scale_exe, scale_exe, plain, a.benches,
-                     dict(os.environ), mine))
+        mine = [c for c in clocks if c != "auto"] or ["default"]
+        jobs.append((os.path.basename(plain), {c: scale_exe for c in mine}, plain,
+                     a.benches, dict(os.environ), mine))
     else:
         region = a.region or "timed"
         bindir = os.path.join(a.build, "examples", "bin")
@@ -238,33 +240,34 @@ def main(argv):
                 ap.error(f"unknown benchmark {b} (known: {', '.join(table)})")
             prog, sizes = table[b]
             args = sizes["small"] if a.quick else (PROGRAMS.get(b) or sizes["default"])
-            exes = [os.path.join(bindir, f"{prog}_{s}")
-                    for s in ("scale", "scale_instr", "thep")]
-            missing = [e for e in exes if not os.access(e, os.X_OK)]
+            mine = list(dict.fromkeys(
+                x for c in clocks for x in (["default"] if c == "auto" else [c])))
+            build = {"default": "scale", "instructions": "scale_instr"}
+            exes = {c: os.path.join(bindir, f"{prog}_{build.get(c, 'scale_time')}")
+                    for c in mine}
+            plain = os.path.join(bindir, f"{prog}_thep")
+            missing = [e for e in list(exes.values()) + [plain]
+                       if not os.access(e, os.X_OK)]
             if missing:
                 sys.exit(f"scaleplot: {missing[0]} not built (cmake --build {a.build})")
-            auto = ["instructions"] + (["cpu"] if b in suite.COARSE else [])
-            mine = list(dict.fromkeys(
-                x for c in clocks for x in (auto if c == "auto" else [c])))
-            jobs.append((b, exes[0], exes[1], exes[2], args,
-                         suite.env_for(b, "thep", 1), mine))
+            jobs.append((b, exes, plain, args, suite.env_for(b, "thep", 1), mine))
 
     results = []
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         figures = {}
-        for bench, scale_t, scale_i, plain, args, env, mine in jobs:
+        for bench, exes, plain, args, env, mine in jobs:
             if a.burden is not None:
                 env = dict(env, WS_SCALE_BURDEN=str(a.burden))
             for c in mine:
-                exe = scale_i if c == "instructions" else scale_t
+                exe = exes[c]
                 print(f"scaleplot: {bench}: ws-scale, clock {c}", file=sys.stderr)
                 figures[bench, c] = median_figures(exe, args, env, c, region, tmp,
                                                    a.scale_reps)
         times = {}
         configs = [(job, p) for job in jobs for p in workers]
         for _, (job, p) in runner.interleaved("scaleplot", configs, a.reps, a.seed):
-            bench, _, _, plain, args, env, _ = job
+            bench, _, plain, args, env, _ = job
             env = dict(env, WS_NUM_WORKERS=str(p))
             times.setdefault((bench, p), []).append(timed_run(plain, args, env))
     for bench, *_, mine in jobs:
@@ -290,14 +293,16 @@ def main(argv):
         w.writeheader()
         w.writerows(results)
     load = f"{load0[0]:.2f} at the start, {os.getloadavg()[0]:.2f} at the end"
-    _, _, _, plain0, args0, _, _ = jobs[0]
+    _, _, plain0, args0, _, _ = jobs[0]
     s_text = machine.s_line(*machine.resolved_s(plain0, args0))
     header = ("# ws-scale: predicted against measured speedup\n\n"
               + machine.describe(s_text, machine.command(__file__, argv))
               + f"- Load average (1 min): {load}\n"
               + f"\nMeasured: the thep build, medians of {a.reps} interleaved runs; "
               "predicted: one ws-scale run per clock on one worker "
-              f"(a time clock: the median of {a.scale_reps}).  Work and span in ms, "
+              f"(a time clock: the median of {a.scale_reps}).  `default` is the "
+              "-fws-scale report as it comes: parallelism from IR instructions, "
+              "work timed by tsc, span = work / parallelism.  Work and span in ms, "
               "or in millions of IR instructions.")
     text = report(results, workers, header)
     note = draw(os.path.join(a.out, "scale.png"), results, workers)

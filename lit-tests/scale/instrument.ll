@@ -41,7 +41,7 @@ define i64 @serial(i64 %n) {
 
 ; CHECK-LABEL: define i64 @fib(i64 %n)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %ws.scale.at = alloca [2 x i64]
+; CHECK-NEXT:    %ws.scale.at = alloca [4 x i64]
 ; CHECK-NEXT:    %a = alloca i64
 ; CHECK-NEXT:    %ws.scale.frame = call ptr @__ws_scale_enter()
 ; CHECK:       leaf:
@@ -51,13 +51,17 @@ define i64 @serial(i64 %n) {
 ; CHECK-NEXT:    ret i64 %n
 ; CHECK:       rec:
 ; CHECK-NEXT:    %ws.scale.spawner = call ptr @__ws_scale_spawn(ptr %ws.scale.at)
-; CHECK-NEXT:    [[SPAN:%.*]] = getelementptr inbounds [2 x i64], ptr %ws.scale.at, i32 0, i32 0
+; CHECK-NEXT:    [[SPAN:%.*]] = getelementptr inbounds [4 x i64], ptr %ws.scale.at, i32 0, i32 0
 ; CHECK-NEXT:    %ws.scale.span = load i64, ptr [[SPAN]]
-; CHECK-NEXT:    [[BSPAN:%.*]] = getelementptr inbounds [2 x i64], ptr %ws.scale.at, i32 0, i32 1
+; CHECK-NEXT:    [[BSPAN:%.*]] = getelementptr inbounds [4 x i64], ptr %ws.scale.at, i32 0, i32 1
 ; CHECK-NEXT:    %ws.scale.bspan = load i64, ptr [[BSPAN]]
+; CHECK-NEXT:    [[TSPAN:%.*]] = getelementptr inbounds [4 x i64], ptr %ws.scale.at, i32 0, i32 2
+; CHECK-NEXT:    %ws.scale.tspan = load i64, ptr [[TSPAN]]
+; CHECK-NEXT:    [[TBSPAN:%.*]] = getelementptr inbounds [4 x i64], ptr %ws.scale.at, i32 0, i32 3
+; CHECK-NEXT:    %ws.scale.tbspan = load i64, ptr [[TBSPAN]]
 ; CHECK-NEXT:    call void (ptr, ...) @__ws_spawn_begin(ptr %a, ptr @fib.ws.scale)
 ; CHECK-NEXT:    %n1 = sub i64 %n, 1
-; CHECK-NEXT:    %r = call i64 @fib.ws.scale(i64 %n1, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan)
+; CHECK-NEXT:    %r = call i64 @fib.ws.scale(i64 %n1, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan, i64 %ws.scale.tspan, i64 %ws.scale.tbspan)
 ; CHECK-NEXT:    store i64 %r, ptr %a
 ; CHECK-NEXT:    call void @__ws_spawn_end()
 ; CHECK:         %b = call i64 @fib(i64 %n2)
@@ -75,9 +79,9 @@ define i64 @serial(i64 %n) {
 ; CHECK-NEXT:    ret i64 %n
 
 ; CHECK-LABEL: define internal i64 @fib.ws.scale(
-; CHECK-SAME:    i64 %0, ptr %1, i64 %2, i64 %3) #[[ATTRS:[0-9]+]]
+; CHECK-SAME:    i64 %0, ptr %1, i64 %2, i64 %3, i64 %4, i64 %5) #[[ATTRS:[0-9]+]]
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %ws.scale.task = call ptr @__ws_scale_task_begin(ptr %1, i64 %2, i64 %3)
+; CHECK-NEXT:    %ws.scale.task = call ptr @__ws_scale_task_begin(ptr %1, i64 %2, i64 %3, i64 %4, i64 %5)
 ; CHECK-NEXT:    [[R:%.*]] = call i64 @fib(i64 %0)
 ; CHECK-NEXT:    call void @__ws_scale_task_end(ptr %ws.scale.task)
 ; CHECK-NEXT:    ret i64 [[R]]
@@ -88,7 +92,7 @@ define i64 @serial(i64 %n) {
 ; hooks stay where they were.
 ; LOWERED-DAG: call ptr @__ws_scale_enter()
 ; LOWERED-DAG: call ptr @__ws_scale_spawn(ptr %ws.scale.at)
-; LOWERED-DAG: call i64 @fib.ws.scale(i64 %n1, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan)
+; LOWERED-DAG: call i64 @fib.ws.scale(i64 %n1, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan, i64 %ws.scale.tspan, i64 %ws.scale.tbspan)
 ; LOWERED-DAG: call void @__ws_scale_sync_end()
 ; LOWERED-DAG: call void @__ws_scale_leave(ptr %ws.scale.frame)
 

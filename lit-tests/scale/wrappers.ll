@@ -30,7 +30,7 @@ entry:
 }
 ; CHECK-LABEL: define i64 @apply(
 ; CHECK:         call void (ptr, ...) @__ws_spawn_begin(ptr %r, ptr @indirect.ws.scale)
-; CHECK-NEXT:    %v = call i64 @indirect.ws.scale(i64 %x, ptr %fn, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan)
+; CHECK-NEXT:    %v = call i64 @indirect.ws.scale(i64 %x, ptr %fn, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan, i64 %ws.scale.tspan, i64 %ws.scale.tbspan)
 
 define i64 @byval(ptr %q, ptr %out, i64 %x) {
 entry:
@@ -82,7 +82,7 @@ lpad:
   resume { ptr, i32 } %lp
 }
 ; CHECK-LABEL: define i64 @invoked(
-; CHECK:         %r = call i64 @f.ws.scale(i64 %x, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan)
+; CHECK:         %r = call i64 @f.ws.scale(i64 %x, ptr %ws.scale.spawner, i64 %ws.scale.span, i64 %ws.scale.bspan, i64 %ws.scale.tspan, i64 %ws.scale.tbspan)
 ; CHECK:       lpad:
 ; CHECK-NEXT:    %lp = landingpad
 ; CHECK-NEXT:            cleanup
@@ -93,18 +93,18 @@ lpad:
 
 ; The wrappers, last spawn first.
 ; CHECK-LABEL: define internal i64 @f.ws.scale(
-; CHECK-SAME:    i64 %0, ptr %1, i64 %2, i64 %3)
+; CHECK-SAME:    i64 %0, ptr %1, i64 %2, i64 %3, i64 %4, i64 %5)
 ; CHECK-LABEL: define internal i32 @vsum.ws.scale(
-; CHECK-SAME:    i32 %0, i64 %1, double %2, ptr %3, i64 %4, i64 %5)
+; CHECK-SAME:    i32 %0, i64 %1, double %2, ptr %3, i64 %4, i64 %5, i64 %6, i64 %7)
 ; CHECK:         call i32 (i32, ...) @vsum(i32 %0, i64 %1, double %2)
 ; CHECK-LABEL: define internal void @mk.ws.scale(
-; CHECK-SAME:    ptr sret(%struct.S24) align 8 %0, i64 %1, ptr %2, i64 %3, i64 %4)
+; CHECK-SAME:    ptr sret(%struct.S24) align 8 %0, i64 %1, ptr %2, i64 %3, i64 %4, i64 %5, i64 %6)
 ; CHECK:         call void @mk(ptr sret(%struct.S24) align 8 %0, i64 %1)
 ; CHECK-LABEL: define internal i64 @sum.ws.scale(
-; CHECK-SAME:    ptr byval(%struct.S24) align 8 %0, ptr %1, i64 %2, i64 %3)
+; CHECK-SAME:    ptr byval(%struct.S24) align 8 %0, ptr %1, i64 %2, i64 %3, i64 %4, i64 %5)
 ; CHECK:         call i64 @sum(ptr byval(%struct.S24) align 8 %0)
 ; CHECK-LABEL: define internal i64 @indirect.ws.scale(
-; CHECK-SAME:    i64 %0, ptr %1, ptr %2, i64 %3, i64 %4)
+; CHECK-SAME:    i64 %0, ptr %1, ptr %2, i64 %3, i64 %4, i64 %5, i64 %6)
 ; CHECK:         call i64 %1(i64 %0)
 
 ; ws-lower takes every one of them: no marker is left, and the tasks call

@@ -13,7 +13,12 @@
 #include <string.h>
 
 #include "scale.h"
+#include "ws/abi.h"
 #include "ws/scale.h"
+
+/* libws: binds the calling thread to its deque, starting the workers the
+ * first time (init.c). */
+ws_slot *ws_bind_caller(void);
 
 /* The hooks' prototypes, from the list the pass reads too. */
 #define WS_SCALE_HOOK(name, ret, ...) ret __ws_scale_##name(__VA_ARGS__);
@@ -22,6 +27,7 @@
 typedef struct ws_scale_worker {
   ws_scale_frame *top; /* NULL until this thread's first hook */
   uint64_t t_last;     /* the clock at the end of the last hook */
+  uint64_t tt_last;    /* the time clock then (two clocks) */
   int running;         /* is a strand of `top` running */
   ws_scale_frame base;
 } ws_scale_worker;
@@ -38,25 +44,77 @@ static inline ws_scale_worker *me(void) {
   return w;
 }
 
-static inline uint64_t strand(uint64_t from, uint64_t to) {
+static inline uint64_t strand(uint64_t from, uint64_t to, uint64_t residual) {
   uint64_t d = to - from;
-  return d > ws_scale_residual ? d - ws_scale_residual : 0;
+  return d > residual ? d - residual : 0;
 }
 
-/* Ends the running strand at `now`. */
-static inline void charge(ws_scale_worker *w, uint64_t now) {
+/* Ends the running strand now: the clocks are read first thing. */
+static inline void charge(ws_scale_worker *w) {
+  uint64_t now = ws_scale_now();
+  uint64_t tnow = ws_scale_timed ? ws_scale_tnow() : 0;
   if (!w->running)
     return;
-  uint64_t d = strand(w->t_last, now);
   ws_scale_figures *f = &w->top->f;
+  uint64_t d = strand(w->t_last, now, ws_scale_residual);
   f->work += d;
   f->span += d;
   f->bspan += d;
+  if (ws_scale_timed) {
+    uint64_t dt = strand(w->tt_last, tnow, ws_scale_tresidual);
+    f->twork += dt;
+    f->tspan += dt;
+    f->tbspan += dt;
+  }
 }
 
+/* The next strand starts: the clocks are read last thing. */
 static inline void restart(ws_scale_worker *w) {
   w->running = 1;
+  if (ws_scale_timed)
+    w->tt_last = ws_scale_tnow();
   w->t_last = ws_scale_now();
+}
+
+/* a += b, frames in series. */
+static void add_series(ws_scale_figures *a, const ws_scale_figures *b) {
+  a->work += b->work;
+  a->span += b->span;
+  a->bspan += b->bspan;
+  a->spawns += b->spawns;
+  a->twork += b->twork;
+  a->tspan += b->tspan;
+  a->tbspan += b->tbspan;
+}
+
+/* a := a and b in parallel: the work adds up, the longer span (by the DAG
+ * clock) wins and brings its time along; on a tie, a keeps its own. */
+static void add_parallel(ws_scale_figures *a, const ws_scale_figures *b) {
+  a->work += b->work;
+  a->spawns += b->spawns;
+  a->twork += b->twork;
+  if (b->span > a->span) {
+    a->span = b->span;
+    a->tspan = b->tspan;
+  }
+  if (b->bspan > a->bspan) {
+    a->bspan = b->bspan;
+    a->tbspan = b->tbspan;
+  }
+}
+
+static void lock(_Atomic int *l) {
+  while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+    while (atomic_load_explicit(l, memory_order_relaxed))
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#else
+      ;
+#endif
+}
+
+static void unlock(_Atomic int *l) {
+  atomic_store_explicit(l, 0, memory_order_release);
 }
 
 static ws_scale_frame *push(ws_scale_worker *w, ws_scale_kind kind) {
@@ -72,6 +130,7 @@ static ws_scale_frame *push(ws_scale_worker *w, ws_scale_kind kind) {
   f->kind = kind;
   f->outstanding = 0;
   memset(&f->f, 0, sizeof f->f);
+  memset(&f->child, 0, sizeof f->child);
   w->top = f;
   return f;
 }
@@ -80,18 +139,8 @@ static ws_scale_frame *push(ws_scale_worker *w, ws_scale_kind kind) {
  * of the frame below, so its figures add up. */
 static void pop_in_series(ws_scale_worker *w) {
   ws_scale_frame *f = w->top, *below = f->below;
-  below->f.work += f->f.work;
-  below->f.span += f->f.span;
-  below->f.bspan += f->f.bspan;
-  below->f.spawns += f->f.spawns;
+  add_series(&below->f, &f->f);
   w->top = below;
-}
-
-static void atomic_max(_Atomic uint64_t *x, uint64_t v) {
-  uint64_t old = atomic_load_explicit(x, memory_order_relaxed);
-  while (old < v && !atomic_compare_exchange_weak_explicit(
-                        x, &old, v, memory_order_relaxed, memory_order_relaxed))
-    ;
 }
 
 /* The sync of f: every child has ended (the runtime's join orders their
@@ -100,18 +149,10 @@ static void atomic_max(_Atomic uint64_t *x, uint64_t v) {
 static void join_children(ws_scale_frame *f) {
   if (!f->outstanding)
     return;
-  uint64_t cspan = atomic_load_explicit(&f->child_span, memory_order_relaxed);
-  uint64_t cbspan = atomic_load_explicit(&f->child_bspan, memory_order_relaxed);
-  f->f.work += atomic_load_explicit(&f->child_work, memory_order_relaxed);
-  f->f.spawns += atomic_load_explicit(&f->child_spawns, memory_order_relaxed);
-  if (cspan > f->f.span)
-    f->f.span = cspan;
-  if (cbspan > f->f.bspan)
-    f->f.bspan = cbspan;
-  atomic_store_explicit(&f->child_work, 0, memory_order_relaxed);
-  atomic_store_explicit(&f->child_span, 0, memory_order_relaxed);
-  atomic_store_explicit(&f->child_bspan, 0, memory_order_relaxed);
-  atomic_store_explicit(&f->child_spawns, 0, memory_order_relaxed);
+  lock(&f->lock);
+  add_parallel(&f->f, &f->child);
+  memset(&f->child, 0, sizeof f->child);
+  unlock(&f->lock);
   f->outstanding = 0;
 }
 
@@ -146,7 +187,7 @@ static void unwind_to(ws_scale_worker *w, ws_scale_frame *f,
 
 void *__ws_scale_enter(void) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   ws_scale_frame *f = push(w, WS_SCALE_FUNCTION);
   restart(w);
   return f;
@@ -154,7 +195,7 @@ void *__ws_scale_enter(void) {
 
 void __ws_scale_leave(void *frame) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   unwind_to(w, frame, kind_name(frame));
   join_children(w->top);
   pop_in_series(w);
@@ -163,38 +204,47 @@ void __ws_scale_leave(void *frame) {
 
 void *__ws_scale_spawn(uint64_t *at) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   ws_scale_frame *f = w->top;
   f->outstanding++;
   f->f.spawns++;
   at[0] = f->f.span;
   at[1] = f->f.bspan;
+  at[2] = f->f.tspan;
+  at[3] = f->f.tbspan;
+  /* The runtime's start-up (worker threads, the main thread's deque) comes
+   * at the first spawn: here, inside the hook, it is no strand's work. */
+  ws_bind_caller();
   restart(w);
   return f;
 }
 
-void *__ws_scale_task_begin(void *spawner, uint64_t span, uint64_t bspan) {
+void *__ws_scale_task_begin(void *spawner, uint64_t span, uint64_t bspan,
+                            uint64_t tspan, uint64_t tbspan) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   int was_running = w->running;
   ws_scale_frame *t = push(w, WS_SCALE_TASK);
   t->spawner = spawner;
   t->resume_running = was_running;
   t->f.span = span;
   t->f.bspan = bspan + ws_scale_burden; /* the steal that may move it */
+  if (ws_scale_timed) {
+    t->f.tspan = tspan;
+    t->f.tbspan = tbspan + ws_scale_tburden;
+  }
   restart(w);
   return t;
 }
 
 void __ws_scale_task_end(void *task) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   unwind_to(w, task, "a spawned call");
   ws_scale_frame *t = task, *s = t->spawner;
-  atomic_fetch_add_explicit(&s->child_work, t->f.work, memory_order_relaxed);
-  atomic_fetch_add_explicit(&s->child_spawns, t->f.spawns, memory_order_relaxed);
-  atomic_max(&s->child_span, t->f.span);
-  atomic_max(&s->child_bspan, t->f.bspan);
+  lock(&s->lock);
+  add_parallel(&s->child, &t->f);
+  unlock(&s->lock);
   w->top = t->below;
   w->running = 0;
   if (t->resume_running)
@@ -203,7 +253,7 @@ void __ws_scale_task_end(void *task) {
 
 void __ws_scale_sync_begin(void) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   w->running = 0;
 }
 
@@ -215,7 +265,7 @@ void __ws_scale_sync_end(void) {
 
 void ws_scale_begin(const char *name) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   if (w->top->outstanding)
     ws_scale_fatal("ws_scale_begin(\"%s\") while %d spawn(s) of the "
                    "enclosing code are outstanding; ws_sync() first, or "
@@ -228,7 +278,7 @@ void ws_scale_begin(const char *name) {
 
 void ws_scale_end(const char *name) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   ws_scale_frame *r = w->top;
   if (r->kind != WS_SCALE_REGION)
     ws_scale_fatal("ws_scale_end(\"%s\") without a ws_scale_begin in the "
@@ -258,7 +308,7 @@ void ws_scale_start_program(void) {
 
 int ws_scale_finish_program(void) {
   ws_scale_worker *w = me();
-  charge(w, ws_scale_now());
+  charge(w);
   w->running = 0;
   if (w->top == program || !program)
     return 0;
@@ -275,9 +325,19 @@ int ws_scale_finish_program(void) {
   return open;
 }
 
-uint64_t ws_scale_measure_residual(void) {
+static uint64_t median(uint64_t *x, int n) {
+  for (int i = 1; i < n; i++) /* insertion sort */
+    for (int j = i; j > 0 && x[j] < x[j - 1]; j--) {
+      uint64_t t = x[j];
+      x[j] = x[j - 1];
+      x[j - 1] = t;
+    }
+  return x[n / 2];
+}
+
+uint64_t ws_scale_measure_residual(uint64_t *tresidual) {
   enum { batches = 33, pairs = 64 };
-  uint64_t per_strand[batches];
+  uint64_t per_strand[batches], tper_strand[batches];
   for (int b = 0; b < batches; b++) {
     ws_scale_start_program();
     for (int i = 0; i < pairs; i++)
@@ -285,13 +345,9 @@ uint64_t ws_scale_measure_residual(void) {
     ws_scale_finish_program();
     /* 2 strands a pair, and the one from the start to the first enter */
     per_strand[b] = program->f.work / (2 * pairs + 1);
+    tper_strand[b] = program->f.twork / (2 * pairs + 1);
   }
-  for (int i = 1; i < batches; i++) /* median: insertion sort */
-    for (int j = i; j > 0 && per_strand[j] < per_strand[j - 1]; j--) {
-      uint64_t t = per_strand[j];
-      per_strand[j] = per_strand[j - 1];
-      per_strand[j - 1] = t;
-    }
   ws_scale_start_program();
-  return per_strand[batches / 2];
+  *tresidual = median(tper_strand, batches);
+  return median(per_strand, batches);
 }

@@ -5,7 +5,11 @@
  * machine a preempted strand looks long; the thread's CPU-time clock does
  * not see preemption but costs a system call (~0.5 us) a read, which the
  * residual can only take off on average.  A program built with
- * -fws-scale=instructions counts its own IR instructions: no noise at all.
+ * -fws-scale or -fws-scale=instructions counts its own IR instructions: no
+ * noise at all.  With -fws-scale the counts make the DAG (which path is
+ * critical, parallelism) and a time clock times the same strands, so the
+ * times along the critical path are a sum, never a max of noise
+ * (docs/scale.md, "Two clocks").
  */
 #include <string.h>
 #include <time.h>
@@ -39,13 +43,16 @@ static uint64_t read_cpu(void) { return read_clock(CLOCK_THREAD_CPUTIME_ID); }
 static uint64_t read_icount(void) { return __ws_scale_icount; }
 
 uint64_t (*ws_scale_now)(void) = read_wall;
+uint64_t (*ws_scale_tnow)(void) = read_wall;
+int ws_scale_timed;
 
 static const char *const names[WS_SCALE_CLOCK_COUNT] = {"tsc", "wall", "cpu",
                                                         "instructions"};
 static ws_scale_clock_id selected = WS_SCALE_CLOCK_WALL;
 /* tsc: ticks and wall time at the selection, and the rate measured */
 static uint64_t tsc0, wall0;
-static double units_per_tick = 1.0;
+static double tsc_ns_per_tick = 1.0;
+static int dag_is_tsc, time_is_tsc;
 
 int ws_scale_clock_by_name(const char *name) {
   for (int i = 0; i < WS_SCALE_CLOCK_COUNT; i++)
@@ -60,10 +67,12 @@ const char *ws_scale_clock_unit(ws_scale_clock_id id) {
   return id == WS_SCALE_CLOCK_INSTRUCTIONS ? "instructions" : "ns";
 }
 
-int ws_scale_clock_counted(void) { return &__ws_scale_counted != NULL; }
+int ws_scale_clock_counted(void) {
+  return &__ws_scale_counted != NULL ? __ws_scale_counted : 0;
+}
 
 ws_scale_clock_id ws_scale_clock_default(void) {
-  if (ws_scale_clock_counted())
+  if (ws_scale_clock_counted() == 1)
     return WS_SCALE_CLOCK_INSTRUCTIONS;
   return WS_HAVE_TSC ? WS_SCALE_CLOCK_TSC : WS_SCALE_CLOCK_WALL;
 }
@@ -88,29 +97,44 @@ void ws_scale_clock_select(ws_scale_clock_id id) {
       read_wall,
 #endif
       read_wall, read_cpu, read_icount};
-  selected = id;
-  units_per_tick = 1.0;
-  ws_scale_now = readers[id];
+  int counted = ws_scale_clock_counted();
+  selected = counted ? WS_SCALE_CLOCK_INSTRUCTIONS : id;
+  ws_scale_now = readers[selected];
+  ws_scale_timed = counted && id != WS_SCALE_CLOCK_INSTRUCTIONS;
+  ws_scale_tnow = ws_scale_timed ? readers[id] : read_wall;
+  dag_is_tsc = WS_HAVE_TSC && selected == WS_SCALE_CLOCK_TSC;
+  time_is_tsc = WS_HAVE_TSC && ws_scale_timed && id == WS_SCALE_CLOCK_TSC;
+  tsc_ns_per_tick = 1.0;
 #if WS_HAVE_TSC
-  if (id == WS_SCALE_CLOCK_TSC) {
+  if (dag_is_tsc || time_is_tsc) {
     wall0 = read_wall();
     tsc0 = read_tsc();
-    units_per_tick = tsc_rate(2000000);
+    tsc_ns_per_tick = tsc_rate(2000000);
   }
 #endif
 }
 
+ws_scale_clock_id ws_scale_clock_dag(void) { return selected; }
+
 void ws_scale_clock_refine(void) {
 #if WS_HAVE_TSC
-  if (selected == WS_SCALE_CLOCK_TSC && read_wall() - wall0 > 20000000)
-    units_per_tick = tsc_rate(0);
+  if ((dag_is_tsc || time_is_tsc) && read_wall() - wall0 > 20000000)
+    tsc_ns_per_tick = tsc_rate(0);
 #endif
 }
 
 double ws_scale_clock_value(uint64_t ticks) {
-  return (double)ticks * units_per_tick;
+  return (double)ticks * (dag_is_tsc ? tsc_ns_per_tick : 1.0);
 }
 
 uint64_t ws_scale_clock_ticks(uint64_t value) {
-  return (uint64_t)((double)value / units_per_tick + 0.5);
+  return (uint64_t)((double)value / (dag_is_tsc ? tsc_ns_per_tick : 1.0) + 0.5);
+}
+
+double ws_scale_time_value(uint64_t ticks) {
+  return (double)ticks * (time_is_tsc ? tsc_ns_per_tick : 1.0);
+}
+
+uint64_t ws_scale_time_ticks(uint64_t ns) {
+  return (uint64_t)((double)ns / (time_is_tsc ? tsc_ns_per_tick : 1.0) + 0.5);
 }

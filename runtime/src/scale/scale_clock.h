@@ -22,19 +22,30 @@ int ws_scale_clock_by_name(const char *name);
 const char *ws_scale_clock_name(ws_scale_clock_id id);
 /* "ns", or "instructions". */
 const char *ws_scale_clock_unit(ws_scale_clock_id id);
-/* Was any module of the program built with -fws-scale=instructions? */
+/* How the program was built: 0 -fws-scale=time (no counts), 1
+ * -fws-scale=instructions, 2 -fws-scale (counts, and a time clock beside
+ * them).  The mark is a weak definition in every counted module. */
 int ws_scale_clock_counted(void);
-/* instructions for a counted program, else tsc on x86, else wall. */
+/* instructions for -fws-scale=instructions, else tsc on x86, else wall. */
 ws_scale_clock_id ws_scale_clock_default(void);
 
-/* Sets ws_scale_now; for tsc, measures its rate for a few milliseconds. */
+/* Sets the clocks.  A program without counts measures everything with
+ * `id`.  A counted one measures the DAG in instructions (ws_scale_now) and,
+ * unless `id` is instructions, times its strands with `id` too
+ * (ws_scale_tnow, ws_scale_timed).  For tsc, measures its rate for a few
+ * milliseconds. */
 void ws_scale_clock_select(ws_scale_clock_id id);
+/* The clock of the DAG: instructions in a counted program, else `id`. */
+ws_scale_clock_id ws_scale_clock_dag(void);
 /* tsc: measures the rate again over the whole time since the selection
  * (more precise the longer the program ran). */
 void ws_scale_clock_refine(void);
-/* `ticks` in the clock's unit. */
+/* DAG `ticks` in the DAG clock's unit. */
 double ws_scale_clock_value(uint64_t ticks);
-/* Ticks in `value` units (tsc: at the rate measured at the selection). */
+/* Ticks of the DAG clock in `value` units (tsc: at the rate measured). */
 uint64_t ws_scale_clock_ticks(uint64_t value);
+/* The same for the time clock of a counted program: ns. */
+double ws_scale_time_value(uint64_t ticks);
+uint64_t ws_scale_time_ticks(uint64_t ns);
 
 #endif

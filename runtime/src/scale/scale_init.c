@@ -17,11 +17,12 @@
 #include "scale_report.h"
 #include "ws/ws.h"
 
-uint64_t ws_scale_residual;
-uint64_t ws_scale_burden;
+uint64_t ws_scale_residual, ws_scale_tresidual;
+uint64_t ws_scale_burden, ws_scale_tburden;
 
 static ws_scale_env env;
-static uint64_t burden; /* in the clock's unit */
+static uint64_t burden;  /* in the DAG clock's unit */
+static uint64_t tburden; /* two clocks: in ns */
 
 void ws_scale_fatal(const char *fmt, ...) {
   char buf[512];
@@ -41,9 +42,21 @@ static const char *getenv_lookup(const char *name, void *ctx) {
 
 static ws_scale_row row_of(const char *name, uint64_t count,
                            const ws_scale_figures *f) {
-  ws_scale_row r = {name, count, ws_scale_clock_value(f->work),
+  ws_scale_row r = {name,
+                    count,
+                    ws_scale_clock_value(f->work),
                     ws_scale_clock_value(f->span),
-                    ws_scale_clock_value(f->bspan), f->spawns};
+                    ws_scale_clock_value(f->bspan),
+                    f->spawns,
+                    ws_scale_time_value(f->twork),
+                    0,
+                    0,
+                    ws_scale_time_value(f->tspan),
+                    ws_scale_time_value(f->tbspan)};
+  if (f->work) {
+    r.tspan = r.twork * (double)f->span / (double)f->work;
+    r.tbspan = r.twork * (double)f->bspan / (double)f->work;
+  }
   return r;
 }
 
@@ -65,11 +78,15 @@ static void report(void) {
     pmax = ncpu > WS_SCALE_DEFAULT_WORKERS
                ? (ncpu > WS_SCALE_MAX_WORKERS ? WS_SCALE_MAX_WORKERS : (int)ncpu)
                : WS_SCALE_DEFAULT_WORKERS;
+  ws_scale_clock_id dag = ws_scale_clock_dag();
   ws_scale_run run = {
-      .clock = ws_scale_clock_name(env.clock),
-      .unit = ws_scale_clock_unit(env.clock),
+      .clock = ws_scale_clock_name(dag),
+      .unit = ws_scale_clock_unit(dag),
       .burden = (double)burden,
       .residual = ws_scale_clock_value(ws_scale_residual),
+      .tclock = ws_scale_timed ? ws_scale_clock_name(env.clock) : NULL,
+      .tburden = (double)tburden,
+      .tresidual = ws_scale_time_value(ws_scale_tresidual),
       .run_workers = ws_num_workers(),
       .pmax = pmax,
       .open_frames = open,
@@ -101,18 +118,26 @@ __attribute__((constructor(102))) static void ws_scale_start(void) {
     env.clock = ws_scale_clock_default();
   if (env.clock == WS_SCALE_CLOCK_INSTRUCTIONS && !ws_scale_clock_counted()) {
     fprintf(stderr, "ws: WS_SCALE_CLOCK=instructions needs a program built "
-                    "with -fws-scale=instructions\n");
+                    "with -fws-scale or -fws-scale=instructions (this one "
+                    "was built with -fws-scale=time)\n");
     exit(2);
   }
   ws_scale_clock_select(env.clock);
+  /* WS_SCALE_BURDEN is in the DAG's unit; with two clocks the time burden
+   * is its equivalent at the defaults' rate (2.5 instructions a ns). */
+  int in_instructions = ws_scale_clock_dag() == WS_SCALE_CLOCK_INSTRUCTIONS;
   if (env.burden_set)
     burden = env.burden;
-  else if (env.clock == WS_SCALE_CLOCK_INSTRUCTIONS)
-    burden = WS_SCALE_DEFAULT_BURDEN_INSTRUCTIONS;
   else
-    burden = WS_SCALE_DEFAULT_BURDEN_NS;
+    burden = in_instructions ? WS_SCALE_DEFAULT_BURDEN_INSTRUCTIONS
+                             : WS_SCALE_DEFAULT_BURDEN_NS;
+  tburden = (uint64_t)((double)burden * WS_SCALE_DEFAULT_BURDEN_NS /
+                           WS_SCALE_DEFAULT_BURDEN_INSTRUCTIONS +
+                       0.5);
   ws_scale_burden = ws_scale_clock_ticks(burden);
-  ws_scale_residual = 0;
-  ws_scale_residual = ws_scale_measure_residual(); /* restarts the program */
+  ws_scale_tburden = ws_scale_timed ? ws_scale_time_ticks(tburden) : 0;
+  ws_scale_residual = ws_scale_tresidual = 0;
+  /* restarts the program */
+  ws_scale_residual = ws_scale_measure_residual(&ws_scale_tresidual);
   atexit(report);
 }

@@ -40,6 +40,9 @@ void ws_scale_region_record(const char *name, const ws_scale_figures *f) {
   r->f.span += f->span;
   r->f.bspan += f->bspan;
   r->f.spawns += f->spawns;
+  r->f.twork += f->twork;
+  r->f.tspan += f->tspan;
+  r->f.tbspan += f->tbspan;
   pthread_mutex_unlock(&lock);
 }
 

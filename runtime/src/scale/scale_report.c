@@ -1,7 +1,8 @@
 /*
  * scale_report.c — the ws-scale report.  On stderr, every line begins
  * "ws-scale:"; the CSV has one row per region and P (tidy: a plot filters
- * it), the program's row named <program>, figures in the clock's unit.
+ * it), the program's row named <program>, figures in the DAG clock's unit,
+ * and with two clocks the times along the DAG's paths in ns.
  */
 #include <math.h>
 #include <string.h>
@@ -28,17 +29,27 @@ static double mega(double x) { return x / 1e6; }
 void ws_scale_write_table(FILE *out, const ws_scale_run *run,
                           const ws_scale_row *rows, int n) {
   int ns = strcmp(run->unit, "ns") == 0;
-  fprintf(out,
-          "ws-scale: clock %s, burden %.0f %s a spawn, %.0f %s taken off "
-          "every strand, run on %d worker%s\n",
-          run->clock, run->burden, run->unit, run->residual, run->unit,
-          run->run_workers, run->run_workers == 1 ? "" : "s");
+  if (run->tclock) {
+    fprintf(out,
+            "ws-scale: parallelism from %s (burden %.0f a spawn, %.0f "
+            "taken off every strand); work ms by clock %s (%.0f ns taken "
+            "off every strand), span ms = work ms / parallelism; run on %d "
+            "worker%s\n",
+            run->clock, run->burden, run->residual, run->tclock,
+            run->tresidual, run->run_workers, run->run_workers == 1 ? "" : "s");
+  } else {
+    fprintf(out,
+            "ws-scale: clock %s, burden %.0f %s a spawn, %.0f %s taken off "
+            "every strand, run on %d worker%s\n",
+            run->clock, run->burden, run->unit, run->residual, run->unit,
+            run->run_workers, run->run_workers == 1 ? "" : "s");
+  }
   if (run->open_frames)
     fprintf(out,
             "ws-scale: exit() with %d frame(s) open: they count as if they "
             "had returned there\n",
             run->open_frames);
-  const char *u = ns ? "ms" : "Mi";
+  const char *u = ns || run->tclock ? "ms" : "Mi";
   char work[16], span[16], bspan[16];
   snprintf(work, sizeof work, "work %s", u);
   snprintf(span, sizeof span, "span %s", u);
@@ -47,11 +58,15 @@ void ws_scale_write_table(FILE *out, const ws_scale_run *run,
           "count", work, span, "parallelism", bspan, "burd. par.", "spawns");
   for (int i = 0; i < n; i++) {
     const ws_scale_row *r = &rows[i];
+    /* Two clocks: times in the columns of times, ratios of counts. */
+    double work = run->tclock ? r->twork : r->work;
+    double span = run->tclock ? r->tspan : r->span;
+    double bspan = run->tclock ? r->tbspan : r->bspan;
     fprintf(out,
             "ws-scale: %-20.20s %8llu %13.4f %13.4f %12.2f %13.4f %12.2f "
             "%12llu\n",
-            r->name, (unsigned long long)r->count, mega(r->work), mega(r->span),
-            ratio(r->work, r->span), mega(r->bspan), ratio(r->work, r->bspan),
+            r->name, (unsigned long long)r->count, mega(work), mega(span),
+            ratio(r->work, r->span), mega(bspan), ratio(r->work, r->bspan),
             (unsigned long long)r->spawns);
   }
   enum { cols = 6 };
@@ -97,18 +112,24 @@ void ws_scale_write_csv(FILE *out, const ws_scale_run *run,
                         const ws_scale_row *rows, int n) {
   fputs("region,count,work,span,parallelism,burdened_span,"
         "burdened_parallelism,spawns,workers,speedup_estimate,speedup_bound,"
-        "unit,clock,burden\n",
+        "unit,clock,burden,time_clock,work_ns,span_ns,burdened_span_ns,"
+        "path_span_ns,path_burdened_span_ns\n",
         out);
   for (int i = 0; i < n; i++) {
     const ws_scale_row *r = &rows[i];
     for (int P = 1; P <= run->pmax; P++) {
       csv_name(out, r->name);
       fprintf(out,
-              ",%llu,%.0f,%.0f,%.4f,%.0f,%.4f,%llu,%d,%.4f,%.4f,%s,%s,%.0f\n",
+              ",%llu,%.0f,%.0f,%.4f,%.0f,%.4f,%llu,%d,%.4f,%.4f,%s,%s,%.0f",
               (unsigned long long)r->count, r->work, r->span,
               ratio(r->work, r->span), r->bspan, ratio(r->work, r->bspan),
               (unsigned long long)r->spawns, P, ws_scale_estimate(r, P),
               ws_scale_bound(r, P), run->unit, run->clock, run->burden);
+      if (run->tclock)
+        fprintf(out, ",%s,%.0f,%.0f,%.0f,%.0f,%.0f\n", run->tclock, r->twork,
+                r->tspan, r->tbspan, r->path_tspan, r->path_tbspan);
+      else
+        fputs(",,,,,,\n", out);
     }
   }
 }

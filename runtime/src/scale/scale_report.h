@@ -11,15 +11,22 @@
 typedef struct ws_scale_row {
   const char *name;
   uint64_t count;
-  double work, span, bspan;
+  double work, span, bspan; /* the DAG clock's unit */
   uint64_t spawns;
+  /* Two clocks, in ns: the work measured; span and burdened span
+   * attributed (twork * span / work: the DAG's shares of the time
+   * measured); and the time measured along the two critical paths. */
+  double twork, tspan, tbspan, path_tspan, path_tbspan;
 } ws_scale_row;
 
 typedef struct ws_scale_run {
-  const char *clock;    /* its name */
+  const char *clock;    /* the DAG clock's name */
   const char *unit;     /* "ns" or "instructions" */
   double burden;        /* a spawn's burden */
   double residual;      /* taken off every strand */
+  const char *tclock;   /* two clocks: the time clock's name; else NULL */
+  double tburden;       /*   a spawn's burden in ns */
+  double tresidual;     /*   ns taken off every strand */
   int run_workers;      /* workers of this run */
   int pmax;             /* the speedup table goes to P = pmax */
   int open_frames;      /* frames exit() left open */

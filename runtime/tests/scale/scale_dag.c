@@ -3,7 +3,8 @@
  * moves: the work, span and burdened span of small DAGs are exact.  A
  * child that runs at its parent's sync, a child that runs on another
  * thread while the parent goes on (a steal), nested regions, and a region
- * whose children end on another thread.
+ * whose children end on another thread; with two clocks, the times that
+ * follow the path the counts chose.
  *
  *   scale_dag      runs every case; exits 1 naming the first figure that
  *                  differs from the one worked out by hand in the comments
@@ -57,12 +58,12 @@ static void unstolen(void) {
   advance(10);
   void *f = __ws_scale_enter();
   advance(5);
-  uint64_t at[2];
+  uint64_t at[4];
   void *parent = __ws_scale_spawn(at);
   advance(7);
   __ws_scale_sync_begin();
   advance(1000); /* waiting is no work */
-  void *t = __ws_scale_task_begin(parent, at[0], at[1]);
+  void *t = __ws_scale_task_begin(parent, at[0], at[1], at[2], at[3]);
   advance(20);
   __ws_scale_task_end(t);
   advance(1000);
@@ -77,7 +78,7 @@ static void unstolen(void) {
 
 struct steal {
   void *parent;
-  uint64_t at[2];
+  uint64_t at[4];
   pthread_barrier_t started, ended;
 };
 
@@ -85,12 +86,12 @@ struct steal {
 static void *thief(void *arg) {
   struct steal *s = arg;
   pthread_barrier_wait(&s->started);
-  void *t = __ws_scale_task_begin(s->parent, s->at[0], s->at[1]);
+  void *t = __ws_scale_task_begin(s->parent, s->at[0], s->at[1], s->at[2], s->at[3]);
   void *g = __ws_scale_enter(); /* the child spawns too: a grandchild */
-  uint64_t at[2];
+  uint64_t at[4];
   void *p = __ws_scale_spawn(at);
   __ws_scale_sync_begin();
-  void *gt = __ws_scale_task_begin(p, at[0], at[1]);
+  void *gt = __ws_scale_task_begin(p, at[0], at[1], at[2], at[3]);
   advance(30);
   __ws_scale_task_end(gt);
   __ws_scale_sync_end();
@@ -149,11 +150,11 @@ static void regions(void) {
   for (int i = 0; i < 2; i++) {
     ws_scale_begin("inner");
     advance(2);
-    uint64_t at[2];
+    uint64_t at[4];
     void *p = __ws_scale_spawn(at);
     advance(3);
     __ws_scale_sync_begin();
-    void *t = __ws_scale_task_begin(p, at[0], at[1]);
+    void *t = __ws_scale_task_begin(p, at[0], at[1], at[2], at[3]);
     advance(9);
     __ws_scale_task_end(t);
     __ws_scale_sync_end();
@@ -174,6 +175,56 @@ static void regions(void) {
                  1 + 2 * (2 + B + 9 + 4) + 5, 2);
 }
 
+/* Two clocks (-fws-scale): `now` counts instructions, `tnow` is time.
+ *   1 | spawn A | 1 | spawn B | 1 | sync [A: 100 instr, 5 t]
+ *                                         [B: 10 instr, 1000 t] | 1 | leave
+ * (every strand outside the children: 1 instruction, 1 t).  Work 114
+ * instructions, 1009 t.  The span follows A, the most instructions:
+ * 1 + 100 + 1 = 102, and its time is A's path, 1 + 5 + 1 = 7, although B
+ * took far longer: the time of a path, never a max of times.  Burdened:
+ * 1 + B + 100 + 1 = 202 instructions, 1 + TB + 5 + 1 t. */
+enum { TB = 50 }; /* the time burden */
+static _Atomic uint64_t tnow;
+static uint64_t fake_time(void) { return tnow; }
+static void advance2(uint64_t instructions, uint64_t t) {
+  now += instructions;
+  tnow += t;
+}
+
+static void two_clocks(void) {
+  ws_scale_tnow = fake_time;
+  ws_scale_timed = 1;
+  ws_scale_tresidual = 0;
+  ws_scale_tburden = TB;
+  ws_scale_start_program();
+  void *f = __ws_scale_enter();
+  advance2(1, 1);
+  uint64_t a[4], b[4];
+  void *p = __ws_scale_spawn(a);
+  advance2(1, 1);
+  __ws_scale_spawn(b);
+  advance2(1, 1);
+  __ws_scale_sync_begin();
+  void *t = __ws_scale_task_begin(p, a[0], a[1], a[2], a[3]);
+  advance2(100, 5);
+  __ws_scale_task_end(t);
+  t = __ws_scale_task_begin(p, b[0], b[1], b[2], b[3]);
+  advance2(10, 1000);
+  __ws_scale_task_end(t);
+  __ws_scale_sync_end();
+  advance2(1, 1);
+  __ws_scale_sync_begin();
+  __ws_scale_leave(f);
+  ws_scale_finish_program();
+  const ws_scale_figures *g = &ws_scale_program()->f;
+  expect_figures("two clocks", g, 114, 102, 1 + B + 100 + 1, 2);
+  expect("two clocks time work", g->twork, 1009);
+  expect("two clocks time of the span's path", g->tspan, 7);
+  expect("two clocks time of the burdened span's path", g->tbspan,
+         1 + TB + 5 + 1);
+  ws_scale_timed = 0;
+}
+
 int main(void) {
   ws_scale_now = fake_clock;
   ws_scale_residual = 0;
@@ -181,6 +232,7 @@ int main(void) {
   unstolen();
   stolen();
   regions();
+  two_clocks();
   if (failures)
     return 1;
   printf("scale_dag: ok\n");
