@@ -69,6 +69,26 @@ void ws_scale_write_table(FILE *out, const ws_scale_run *run,
             ratio(r->work, r->span), mega(bspan), ratio(r->work, r->bspan),
             (unsigned long long)r->spawns);
   }
+  /* Two clocks: the counts cannot see time spent in the kernel (page
+   * faults, system calls), in code not compiled with the flag, or in slow
+   * instructions.  Where the critical path itself took much more time
+   * than its share of the instructions says, say so, with the parallelism
+   * by that path's time.  Below a millisecond the difference is as likely
+   * one cold start or one interruption on that path (docs/scale.md). */
+  for (int i = 0; run->tclock && i < n; i++) {
+    const ws_scale_row *r = &rows[i];
+    if (r->path_tspan > 2 * r->tspan &&
+        r->path_tspan - r->tspan > WS_SCALE_NOTE_NS)
+      fprintf(out,
+              "ws-scale: note: %s's critical path took %.1f ms by %s, %.1f x "
+              "its share of the instructions (%.1f ms): time the counts do "
+              "not see (page faults, system calls, code built without "
+              "-fws-scale, slow instructions) is on it; by that path's time "
+              "the parallelism is %.2f\n",
+              r->name, mega(r->path_tspan), run->tclock,
+              r->path_tspan / r->tspan, mega(r->tspan),
+              ratio(r->twork, r->path_tspan));
+  }
   enum { cols = 6 };
   int shown = n < cols ? n : cols;
   fprintf(out,

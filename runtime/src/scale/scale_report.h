@@ -33,6 +33,10 @@ typedef struct ws_scale_run {
   const char *csv_path; /* where the CSV went, or NULL when it could not */
 } ws_scale_run;
 
+/* The report notes a row whose critical path took more than twice its
+ * share of the instructions' time, and more than this many ns beyond it. */
+#define WS_SCALE_NOTE_NS 1e6
+
 /* The greedy-scheduler estimate on P workers from the burdened DAG:
  * work / ((work - b) / P + b), b = min(burdened span, work) (Brent). */
 double ws_scale_estimate(const ws_scale_row *r, int P);
