@@ -119,8 +119,6 @@ const char *ws_variant_names(void);
  * faults in) and the message when the deque is full. */
 int ws_slots_alloc(ws_dq *q, ws_worker *w, size_t capacity);
 void ws_slots_free(ws_dq *q);
-/* The deque whose guard page holds address a, or NULL. */
-ws_dq *ws_deque_guard_at(uintptr_t a);
 __attribute__((noreturn, cold)) void ws_deque_overflow(ws_dq *q);
 
 /* Every fast path is written once, for a deque q, and instantiated twice:

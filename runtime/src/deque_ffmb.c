@@ -11,7 +11,7 @@
  * locked conflict path.  Without a validated S delta is infinite and every
  * steal takes the barrier: nothing depends on S.
  */
-#include "ffthe.h"
+#include "deque_ffthe.h"
 #include "membarrier.h"
 
 void __ws_push_ffmb(ws_slot *t) { ws_th_push(&ws_my_dq, t); }

@@ -4,7 +4,7 @@
  * store buffer, so a thief that read T from memory only steals task h when
  * T - delta > h; otherwise it returns ABORT and changes nothing.
  */
-#include "ffthe.h"
+#include "deque_ffthe.h"
 
 void __ws_push_ffthe(ws_slot *t) { ws_th_push(&ws_my_dq, t); }
 int __ws_take_ffthe(ws_slot *t) { return ffthe_take(&ws_my_dq, 1, t); }

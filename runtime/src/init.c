@@ -9,17 +9,16 @@
 #include <errno.h>
 #include <pthread.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "env.h"
+#include "idle.h"
 #include "mainexit.h"
 #include "membarrier.h"
 #include "records.h"
@@ -29,59 +28,11 @@
 #include "store_buffer.h"
 #include "worker.h"
 
-ws_runtime ws_rt;
-
 /* Guards the start and the worker count. */
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t main_thread;
 /* The workers' stack size (WS_STACK_SIZE), for ws_start. */
 static size_t worker_stack_size;
-/* One fatal line per process: when two workers fail at once (two stacks
- * overflowing), the second waits for the first's _exit (a second at most,
- * then exits itself: never a hang). */
-static _Atomic int ws_fatal_taken;
-static void ws_fatal_once(void) {
-  if (!atomic_exchange_explicit(&ws_fatal_taken, 1, memory_order_acq_rel))
-    return;
-  struct timespec ms = {0, 1000000};
-  for (int i = 0; i < 1000; i++)
-    nanosleep(&ms, NULL);
-  _exit(2);
-}
-
-void ws_fatal(const char *fmt, ...) {
-  ws_fatal_once();
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-  fprintf(stderr, "ws: %s\n", buf);
-  _exit(2);
-}
-
-void ws_fatal_in_handler(const char *fmt, ...) {
-  ws_fatal_once();
-  char buf[512] = "ws: ";
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf + 4, sizeof buf - 5, fmt, ap);
-  va_end(ap);
-  size_t len = 4 + (n < 0 ? 0 : (size_t)n < sizeof buf - 5 ? (size_t)n : sizeof buf - 6);
-  buf[len++] = '\n';
-  if (ftrylockfile(stdout) == 0) {
-    fflush(stdout);
-    funlockfile(stdout);
-  }
-  for (size_t done = 0; done < len;) {
-    ssize_t w = write(2, buf + done, len - done);
-    if (w <= 0)
-      break;
-    done += (size_t)w;
-  }
-  _exit(2);
-}
 
 static const char *getenv_lookup(const char *name, void *ctx) {
   (void)ctx;
@@ -178,9 +129,7 @@ static void ws_shutdown(void) {
     return;
   }
   atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
-  atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
-  syscall(SYS_futex, (uint32_t *)&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX,
-          NULL, NULL, 0);
+  ws_wake_all();
   ws_worker *w0 = ws_rt.workers[0];
   int main_bound = atomic_load_explicit(&w0->ready, ws_acquire);
   if (main_bound && ws_rt.ops->quiesce)

@@ -5,12 +5,10 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "idle.h"
 #include "mainexit.h"
 #include "views.h"
 #include "worker.h"
@@ -26,32 +24,6 @@
 #define WS_WAKE_ROUNDS 64
 #define WS_SLEEP_MIN_NS 20000L
 #define WS_SLEEP_MAX_NS 1000000L
-
-static long futex(_Atomic uint32_t *addr, int op, uint32_t val,
-                  const struct timespec *timeout) {
-  return syscall(SYS_futex, (uint32_t *)addr, op, val, timeout, NULL, 0);
-}
-
-void ws_wake_one(void) {
-  if (atomic_load_explicit(&ws_rt.sleepers, ws_relaxed) > 0) {
-    atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
-    futex(&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
-  }
-}
-
-static void sleep_a_while(ws_worker *w, long ns) {
-  uint32_t seq = atomic_load_explicit(&ws_rt.wake_seq, ws_acquire);
-  atomic_fetch_add_explicit(&ws_rt.sleepers, 1, ws_seq_cst);
-  /* A submitter counts its call, then looks for sleepers (submit.c): one
-   * of the two sees the other. */
-  if (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire) &&
-      !atomic_load_explicit(&ws_rt.submitted, ws_seq_cst)) {
-    struct timespec ts = {0, ns};
-    futex(&ws_rt.wake_seq, FUTEX_WAIT_PRIVATE, seq, &ts);
-  }
-  atomic_fetch_sub_explicit(&ws_rt.sleepers, 1, ws_seq_cst);
-  w->c.sleeps++;
-}
 
 static ws_worker *random_victim(ws_worker *self) {
   int n = ws_rt.nworkers;
@@ -130,7 +102,7 @@ void ws_worker_loop(ws_worker *w) {
       back_off(fails);
     } else {
       ws_main_exit_poll(w);
-      sleep_a_while(w, nap);
+      ws_sleep_a_while(w, nap);
       if (nap < WS_SLEEP_MAX_NS)
         nap *= 2;
       fails = WS_SPIN_ROUNDS + WS_YIELD_ROUNDS - WS_WAKE_ROUNDS;

@@ -25,6 +25,9 @@
 #define WS_MAIN_STACK_ZONE ((uintptr_t)2 << 20)
 
 static size_t worker_stack_size;
+/* The main thread's stack limit when it bound (KiB; 0: unlimited), for the
+ * handler, which may not call getrlimit or format with stdio. */
+static unsigned long main_limit_kib;
 
 /* The calling thread's overflow zone [lo, hi), and which worker it is. */
 static __thread uintptr_t zone_lo, zone_hi;
@@ -62,6 +65,9 @@ void ws_stack_bind(int worker) {
     return;
   uintptr_t lo = (uintptr_t)addr;
   if (worker == 0) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+      main_limit_kib = (unsigned long)(rl.rlim_cur >> 10);
     zone_lo = lo > WS_MAIN_STACK_ZONE ? lo - WS_MAIN_STACK_ZONE : 0;
     zone_hi = lo + WS_MAIN_STACK_ZONE;
   } else {
@@ -79,11 +85,12 @@ void ws_stack_check_fault(uintptr_t addr) {
     ws_fatal_in_handler("stack overflow on worker %d: raise WS_STACK_SIZE (now "
                         "%zuK) or recurse less deeply",
                         zone_worker, worker_stack_size >> 10);
-  struct rlimit rl;
-  char limit[32] = "unlimited";
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    snprintf(limit, sizeof limit, "%lu KiB", (unsigned long)(rl.rlim_cur >> 10));
+  if (main_limit_kib)
+    ws_fatal_in_handler("stack overflow in the main thread (worker 0): raise "
+                        "its stack limit (ulimit -s, now %lu KiB) or recurse "
+                        "less deeply",
+                        main_limit_kib);
   ws_fatal_in_handler("stack overflow in the main thread (worker 0): raise its "
-                      "stack limit (ulimit -s, now %s) or recurse less deeply",
-                      limit);
+                      "stack limit (ulimit -s, now unlimited) or recurse less "
+                      "deeply");
 }

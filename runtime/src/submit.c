@@ -21,9 +21,8 @@
  */
 #include <linux/futex.h>
 #include <pthread.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
+#include "idle.h"
 #include "views.h"
 #include "worker.h"
 
@@ -38,10 +37,6 @@ typedef struct ws_submission {
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_submission *queue_head, **queue_tail = &queue_head;
 
-static void futex(_Atomic uint32_t *addr, int op, uint32_t val) {
-  syscall(SYS_futex, (uint32_t *)addr, op, val, NULL, NULL, 0);
-}
-
 void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   int cancel_type, cancel_state;
   pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &cancel_type);
@@ -51,12 +46,12 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   *queue_tail = &s;
   queue_tail = &s.next;
   /* Counted before we look for sleepers; a worker about to sleep counts
-   * itself before it looks at this (scheduler.c, sleep_a_while). */
+   * itself before it looks at this (idle.c, ws_sleep_a_while). */
   atomic_fetch_add_explicit(&ws_rt.submitted, 1, ws_seq_cst);
   pthread_mutex_unlock(&queue_lock);
   ws_wake_one();
   while (!atomic_load_explicit(&s.done, ws_acquire))
-    futex(&s.done, FUTEX_WAIT_PRIVATE, 0);
+    ws_futex(&s.done, FUTEX_WAIT_PRIVATE, 0, NULL);
   /* The worker sets done and wakes us under the lock: once we hold it, it
    * is done with s, which goes with our frame. */
   pthread_mutex_lock(&queue_lock);
@@ -98,7 +93,7 @@ int ws_serve_submission(ws_worker *self) {
    * s with it) before we let go. */
   pthread_mutex_lock(&queue_lock);
   atomic_store_explicit(&s->done, 1, ws_release);
-  futex(&s->done, FUTEX_WAKE_PRIVATE, 1);
+  ws_futex(&s->done, FUTEX_WAKE_PRIVATE, 1, NULL);
   pthread_mutex_unlock(&queue_lock);
   return 1;
 }

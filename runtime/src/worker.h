@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "fatal.h"
 #include "deque.h"
 
 /* Counted on slow paths only: the fast paths count nothing. */
@@ -72,14 +73,7 @@ typedef struct ws_runtime {
 extern ws_runtime ws_rt;
 extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec")));
 
-/* Prints "ws: <message>" on stderr and terminates with status 2.  Safe from
- * any thread. */
-__attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, ...);
-/* The same from a signal handler, whose thread may hold stdio's locks: the
- * line goes straight to the file descriptor; stdout is flushed only if no
- * other thread holds it. */
-__attribute__((noreturn, format(printf, 1, 2))) void ws_fatal_in_handler(const char *fmt,
-                                                                          ...);
+/* ws_rt: rt.c.  ws_fatal, ws_fatal_in_handler: fatal.h. */
 
 /* init.c: starts the workers, once; the program's count is fixed then. */
 void ws_start(void);
@@ -96,7 +90,6 @@ int ws_serve_submission(ws_worker *self);
 
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
-void ws_wake_one(void);
 void ws_run_stolen(ws_worker *self, ws_slot *t);
 
 static inline uint64_t ws_next_rand(ws_worker *w) {

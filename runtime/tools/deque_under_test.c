@@ -6,7 +6,8 @@
  * own files, linked in (runtime/tools/CMakeLists.txt): tailhead.c (set-up
  * and reset), slots.c (the slot array and its guard page), faults.c and stacks.c (the
  * guard page's message), membarrier.c
- * (FF-MB's barrier), abi.c (ws_my_dq, ws_tls_scratch, ws_tls_self). */
+ * (FF-MB's barrier), abi.c (ws_my_dq, ws_tls_scratch, ws_tls_self), rt.c
+ * (ws_rt: the delta the thieves read) and fatal.c (the fatal exit). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdarg.h>
@@ -31,35 +32,6 @@
 #define ws_barrier_victim(w) ((void)(w))
 #endif
 #include "deque_ffmb.c"
-
-/* What libws's init.c gives the deque code: the shared state whose delta
- * the thieves read, and the fatal exit (deque overflow, a failed barrier). */
-ws_runtime ws_rt;
-
-void ws_fatal(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fflush(stdout);
-  fputs("ws: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  _exit(2);
-}
-
-/* faults.c's and stacks.c's exit from the SIGSEGV handler: one write. */
-void ws_fatal_in_handler(const char *fmt, ...) {
-  char buf[512] = "ws: ";
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf + 4, sizeof buf - 5, fmt, ap);
-  va_end(ap);
-  size_t len = 4 + (n < 0 ? 0 : (size_t)n < sizeof buf - 5 ? (size_t)n : sizeof buf - 6);
-  buf[len++] = '\n';
-  if (write(2, buf, len) < 0)
-    _exit(2);
-  _exit(2);
-}
 
 struct dut {
   int v;

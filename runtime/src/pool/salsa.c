@@ -10,7 +10,7 @@
  * (one xchg per task; the paper instead has thieves displace the consumer's
  * thread, Dice et al.).  The fast path has no CAS but does have this fence.
  */
-#include "salsa.h"
+#include "salsa_core.h"
 
 static ws_pool_task salsa_take(ws_pool *p, int w, salsa_node *n) {
   salsa *s = p->impl;

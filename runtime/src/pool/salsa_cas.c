@@ -8,7 +8,7 @@
  * taker scans from idx + 1 past TAKEN slots.  Taking slot i means every slot
  * before it was TAKEN, so the one who takes the last slot ends the chunk.
  */
-#include "salsa.h"
+#include "salsa_core.h"
 
 static ws_pool_task cas_take(ws_pool *p, int w, salsa_node *n) {
   salsa *s = p->impl;

@@ -1,12 +1,12 @@
 /*
  * salsa_core.c — SALSA's structure, shared by salsa.c and salsa_cas.c:
  * chunks and their pools, producers, the consumer's traversal of its lists,
- * and the reclamation of nodes and chunks (salsa.h).
+ * and the reclamation of nodes and chunks (salsa_core.h).
  */
 #include <stdlib.h>
 
 #include "../worker.h"
-#include "salsa.h"
+#include "salsa_core.h"
 
 /* --- chunks ------------------------------------------------------------ */
 

@@ -103,7 +103,7 @@ static void add_parallel(ws_scale_figures *a, const ws_scale_figures *b) {
   }
 }
 
-static void lock(_Atomic int *l) {
+static void frame_lock(_Atomic int *l) {
   while (atomic_exchange_explicit(l, 1, memory_order_acquire))
     while (atomic_load_explicit(l, memory_order_relaxed))
 #if defined(__x86_64__) || defined(__i386__)
@@ -113,7 +113,7 @@ static void lock(_Atomic int *l) {
 #endif
 }
 
-static void unlock(_Atomic int *l) {
+static void frame_unlock(_Atomic int *l) {
   atomic_store_explicit(l, 0, memory_order_release);
 }
 
@@ -149,10 +149,10 @@ static void pop_in_series(ws_scale_worker *w) {
 static void join_children(ws_scale_frame *f) {
   if (!f->outstanding)
     return;
-  lock(&f->lock);
+  frame_lock(&f->lock);
   add_parallel(&f->f, &f->child);
   memset(&f->child, 0, sizeof f->child);
-  unlock(&f->lock);
+  frame_unlock(&f->lock);
   f->outstanding = 0;
 }
 
@@ -242,9 +242,9 @@ void __ws_scale_task_end(void *task) {
   charge(w);
   unwind_to(w, task, "a spawned call");
   ws_scale_frame *t = task, *s = t->spawner;
-  lock(&s->lock);
+  frame_lock(&s->lock);
   add_parallel(&s->child, &t->f);
-  unlock(&s->lock);
+  frame_unlock(&s->lock);
   w->top = t->below;
   w->running = 0;
   if (t->resume_running)

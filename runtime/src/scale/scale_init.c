@@ -17,12 +17,15 @@
 #include "scale_report.h"
 #include "ws/ws.h"
 
-uint64_t ws_scale_residual, ws_scale_tresidual;
-uint64_t ws_scale_burden, ws_scale_tburden;
-
 static ws_scale_env env;
 static uint64_t burden;  /* in the DAG clock's unit */
 static uint64_t tburden; /* two clocks: in ns */
+
+/* The hooks' parameters, set here before main.  This file's constructor
+ * must be linked whenever the hooks are (libws_scale is an archive): the
+ * hooks' references to these and to ws_scale_fatal pull it in. */
+uint64_t ws_scale_residual, ws_scale_tresidual;
+uint64_t ws_scale_burden, ws_scale_tburden;
 
 void ws_scale_fatal(const char *fmt, ...) {
   char buf[512];

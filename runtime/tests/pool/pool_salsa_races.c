@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool/salsa.h"
+#include "pool/salsa_core.h"
 
 #define CHUNK 4
 

@@ -1,6 +1,6 @@
 /*
  * model_ffmb.c — runtime/src/deque_ffmb.c, step by step: FF-MB.  The owner
- * is FF-THE's (ffthe.h: T := t with no fence, read H, the anti-coalescing
+ * is FF-THE's (deque_ffthe.h: T := t with no fence, read H, the anti-coalescing
  * store; the conflict path of deque_ffthe.c), shared with model_ffthe.c
  * (vf_ffthe_take_step).  A thief locks, claims slot h with H := h + 1 and a
  * fence, and reads T.  If T - delta > h the bound proves the steal, as in

@@ -1,5 +1,5 @@
 /*
- * model_ffthe.c — runtime/src/ffthe.h (the take) and deque_ffthe.c, step by step (paper 000 §4,
+ * model_ffthe.c — runtime/src/deque_ffthe.h (the take) and deque_ffthe.c, step by step (paper 000 §4,
  * Fig. 3): THE without the worker's fence; a thief steals slot h only when
  * T - delta > h.  take() makes the anti-coalescing store of §7.3 right
  * after it reads H, on both paths; --no-anticoalesce leaves it out.  The

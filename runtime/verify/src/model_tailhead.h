@@ -2,7 +2,7 @@
  * model_tailhead.h — the steps the Fig. 2a deques share: put() and the
  * locked reset (runtime/src/tailhead.h, tailhead.c) of THE, FF-THE, THEP
  * and FF-MB, Chase-Lev's conflict path and reset (deque_cl.c), which FF-CL
- * calls too, and FF-THE's take (ffthe.h, deque_ffthe.c's conflict path),
+ * calls too, and FF-THE's take (deque_ffthe.h, deque_ffthe.c's conflict path),
  * which FF-MB's owner runs too.  Each model numbers its own steps from
  * TH_FIRST_FREE.
  */
@@ -78,10 +78,10 @@ enum {
   [CL_RESET_STORE_H] = {"(runtime) reset: H := <tag+1, t>", CL_FILE,          \
                         "atomic_store_explicit(&q->H, ws_th_pack(ws_th_tag(H) + 1, t), ws_release);"}
 
-/* FF-THE's owner: ffthe_take (ffthe.h, shared by deque_ffthe.c and
+/* FF-THE's owner: ffthe_take (deque_ffthe.h, shared by deque_ffthe.c and
  * deque_ffmb.c) and ws_ffthe_take_conflict (deque_ffthe.c, which FF-MB's
  * take calls too). */
-#define FFT_FILE "ffthe.h"
+#define FFT_FILE "deque_ffthe.h"
 #define FFT_CONFLICT_FILE "deque_ffthe.c"
 #define VF_FFTHE_TAKE_STEPS                                                    \
   [FFT_TAKE_STORE_T] = {"Fig.3 take  T := t (no fence)", FFT_FILE,            \

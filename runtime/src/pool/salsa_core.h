@@ -1,5 +1,5 @@
 /*
- * salsa.h — what SALSA and SALSA+CAS share (Gidron, Keidar, Perelman, Perez,
+ * salsa_core.h — what SALSA and SALSA+CAS share (Gidron, Keidar, Perelman, Perez,
  * "SALSA", 2012; "paper 002"): chunks of tasks, per-producer chunk lists in
  * every consumer's pool (§5.1), producers and producer-based balancing
  * (§5.2.1, §5.4), chunk pools, and the reclamation of nodes and chunks.
@@ -24,8 +24,8 @@
  *    it takes from (once per chunk, not per task), so a late take after a
  *    steal never touches a reused chunk.
  */
-#ifndef WS_POOL_SALSA_H
-#define WS_POOL_SALSA_H
+#ifndef WS_POOL_SALSA_CORE_H
+#define WS_POOL_SALSA_CORE_H
 
 #include <stdalign.h>
 #include <stdint.h>

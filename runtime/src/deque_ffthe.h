@@ -1,11 +1,11 @@
 /*
- * ffthe.h — FF-THE's owner (paper 000 §4, Fig. 3): THE's take without the
+ * deque_ffthe.h — FF-THE's owner (paper 000 §4, Fig. 3): THE's take without the
  * fence, then the anti-coalescing store (§7.3).  Shared by FF-THE
  * (deque_ffthe.c) and FF-MB (deque_ffmb.c), whose owners run the same code
  * and differ only in what their thieves do.
  */
-#ifndef WS_FFTHE_H
-#define WS_FFTHE_H
+#ifndef WS_DEQUE_FFTHE_H
+#define WS_DEQUE_FFTHE_H
 
 #include "tailhead.h"
 

@@ -1,0 +1,27 @@
+/*
+ * idle.h — idle workers: how they sleep and how work wakes them (idle.c).
+ * Below the scheduler, the submissions and the shutdown, which all use it.
+ */
+#ifndef WS_IDLE_H
+#define WS_IDLE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "worker.h"
+
+/* futex(2) on a private word: FUTEX_WAIT_PRIVATE or FUTEX_WAKE_PRIVATE. */
+long ws_futex(_Atomic uint32_t *addr, int op, uint32_t val,
+              const struct timespec *timeout);
+
+/* Work appeared: wakes one sleeping worker, if there is one. */
+void ws_wake_one(void);
+/* The runtime stops: wakes them all. */
+void ws_wake_all(void);
+/* Worker w found nothing: sleeps up to ns, or until woken, or until a call
+ * is submitted (submit.c counts it before it wakes; the sleeper counts
+ * itself before it looks: one of the two sees the other). */
+void ws_sleep_a_while(ws_worker *w, long ns);
+
+#endif

@@ -1,0 +1,9 @@
+/*
+ * rt.c — the runtime's shared state, ws_rt (worker.h): what init.c fills
+ * at start-up and every layer above reads.  Alone in its file so that a
+ * program of the deques without the scheduler (the tools' deque under
+ * test) links the same definition.
+ */
+#include "worker.h"
+
+ws_runtime ws_rt;
