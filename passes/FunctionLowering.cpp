@@ -1,0 +1,445 @@
+//===- FunctionLowering.cpp - ws-lower: one function's spawns and syncs ---===//
+
+#include "FunctionLowering.h"
+
+#include "AbiLinker.h"
+#include "AbiNames.h"
+#include "DeltaRecord.h"
+#include "Diagnose.h"
+#include "LocalLifetimes.h"
+#include "SpawnHolder.h"
+#include "SpawnRegion.h"
+#include "TaskExceptions.h"
+#include "ViewReach.h"
+
+#include "ws/abi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#define DEBUG_TYPE "ws-lower"
+
+using namespace llvm;
+
+namespace wsff {
+
+bool FunctionLowering::collect() {
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+    if (!Callee)
+      continue;
+    if (Callee->getName() == SpawnBeginName) {
+      SpawnSite S;
+      S.Index = Sites.size();
+      S.Begin = cast<CallInst>(CB);
+      S.Loc = CB->getDebugLoc();
+      Sites.push_back(S);
+    } else if (Callee->getName() == SpawnEndName) {
+      Ends.push_back(cast<CallInst>(CB));
+    } else if (Callee->getName() == SyncName) {
+      Syncs.push_back(CB);
+    }
+  }
+  bool OK = true;
+  for (SpawnSite &S : Sites)
+    OK &= findSpawnRegion(S);
+  if (!OK)
+    return false;
+  // Paths from two begins may meet before one end: one call, two spawns.
+  for (const SpawnSite &S : Sites)
+    if (!SiteOfEnd.try_emplace(S.End, S.Index).second) {
+      errorAt(*S.Begin, "malformed ws_spawn: its __ws_spawn_end also ends "
+                        "another spawn (use the ws_spawn macro of <ws/ws.h>)");
+      return false;
+    }
+  // An end marker no spawn reaches: a stray or a second one.
+  for (CallInst *End : Ends)
+    if (!SiteOfEnd.count(End)) {
+      errorAt(*End, "stray __ws_spawn_end: it ends no ws_spawn (a second end "
+                    "marker, or one without a begin; use the ws_spawn macro "
+                    "of <ws/ws.h>)");
+      OK = false;
+    }
+  return OK;
+}
+
+/// Can Call unwind out of F while spawns are outstanding (and so needs a
+/// cleanup that syncs)?  Not the ws builtins (a sync's own exceptions come
+/// out once its tasks are back; the spawn markers never throw).
+static bool mayUnwind(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  if (!Call || Call->doesNotThrow() || Call->isInlineAsm())
+    return false;
+  const Function *Callee = Call->getCalledFunction();
+  return !Callee || !is_contained({SpawnBeginName, SpawnEndName, SyncName},
+                                  Callee->getName());
+}
+
+/// The stack after I, given the stack before it; records sync points.
+SpawnStack FunctionLowering::transfer(Instruction &I, SpawnStack St,
+                                      bool Record) {
+  auto It = SiteOfEnd.find(&I);
+  if (It != SiteOfEnd.end()) {
+    if (St.K == SpawnStack::Known)
+      St.Sites.push_back(It->second);
+  } else if (is_contained(Syncs, &I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+    if (St.K != SpawnStack::Unreached)
+      St = SpawnStack{SpawnStack::Known, {}};
+  } else if (isa<ReturnInst>(I) || isa<ResumeInst>(I)) {
+    if (Record)
+      SyncPoints.push_back({&I, St});
+  } else if (Record && MayThrow && St.K == SpawnStack::Unknown && mayUnwind(I)) {
+    Dynamic = true; // its cleanup will sync an unknown stack
+  }
+  return St;
+}
+
+/// Forward dataflow over the CFG: the sequence of outstanding spawns.
+void FunctionLowering::analyzeStacks() {
+  In.clear();
+  SyncPoints.clear();
+  Dynamic = false;
+  auto Transfer = [&](BasicBlock &BB, SpawnStack St, bool Record) {
+    for (Instruction &I : BB)
+      St = transfer(I, St, Record);
+    return St;
+  };
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  In[&F.getEntryBlock()] = SpawnStack{SpawnStack::Known, {}};
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : RPO) {
+      SpawnStack Out = Transfer(*BB, In[BB], false);
+      for (BasicBlock *Succ : successors(BB)) {
+        SpawnStack Joined = In[Succ];
+        Joined.join(Out);
+        if (!(Joined == In[Succ])) {
+          In[Succ] = Joined;
+          Changed = true;
+        }
+      }
+    }
+  }
+  for (BasicBlock *BB : RPO)
+    Transfer(*BB, In[BB], true);
+  for (auto &[At, St] : SyncPoints)
+    Dynamic |= St.K == SpawnStack::Unknown;
+}
+
+/// A call that may throw while spawns are outstanding unwinds to a cleanup
+/// that syncs: an exception leaves no task behind.
+bool FunctionLowering::addUnwindCleanups() {
+  SmallVector<CallInst *, 8> Calls;
+  for (BasicBlock &BB : F) {
+    SpawnStack St = In.lookup(&BB);
+    for (Instruction &I : BB) {
+      bool Outstanding = St.K == SpawnStack::Unknown ||
+                         (St.K == SpawnStack::Known && !St.Sites.empty());
+      if (Outstanding && mayUnwind(I))
+        Calls.push_back(cast<CallInst>(&I));
+      St = transfer(I, St, /*Record=*/false);
+    }
+  }
+  if (Calls.empty())
+    return true;
+  if (!setCxxPersonality(F))
+    return false;
+  for (CallInst *Call : Calls)
+    replaceInSites(Call, addUnwindCleanup(*Call));
+  return true;
+}
+
+/// In a dynamic function a spawn inside a cycle whose inputs live in the
+/// frame (they do not fit the slot) needs a fresh block each time round.
+void FunctionLowering::markCyclicSites() {
+  for (scc_iterator<Function *> It = scc_begin(&F); !It.isAtEnd(); ++It) {
+    const std::vector<BasicBlock *> &SCC = *It;
+    if (!It.hasCycle())
+      continue;
+    for (BasicBlock *BB : SCC)
+      for (Instruction &I : *BB) {
+        auto Site = SiteOfEnd.find(&I);
+        if (Site != SiteOfEnd.end())
+          Sites[Site->second].DynamicFrame = true;
+      }
+  }
+}
+
+DebugLoc FunctionLowering::locationFor(Instruction *At) const {
+  if (At && At->getDebugLoc())
+    return At->getDebugLoc();
+  if (DISubprogram *SP = F.getSubprogram())
+    return DILocation::get(F.getContext(), SP->getLine(), 0, SP);
+  return DebugLoc();
+}
+
+/// The tail lives in an alloca for the lowering; at entry it is the hidden
+/// argument of a clone, or what __ws_tail says.
+void FunctionLowering::setUpTail() {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> AB(&Entry, Entry.begin());
+  TailAddr = AB.CreateAlloca(AB.getPtrTy(), nullptr, "ws.tail.addr");
+  IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+  B.SetCurrentDebugLocation(locationFor(Sites.front().Begin));
+  EntryTail = TailArg ? static_cast<Value *>(TailArg)
+                      : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
+  B.CreateStore(EntryTail, TailAddr);
+  if (RT.race())
+    B.CreateCall(RT.RaceEnter, {EntryTail});
+}
+
+/// Calls of spawning functions made here go to their clones, with the
+/// tail as it is at the call.
+void FunctionLowering::redirectCalls() {
+  SmallVector<std::pair<CallBase *, Function *>, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *Callee = CB->getCalledFunction())
+        if (Function *Clone = Clones.lookup(Callee))
+          Calls.push_back({CB, Clone});
+  for (auto [CB, Clone] : Calls) {
+    IRBuilder<> B(CB);
+    replaceInSites(CB, redirectToClone(*CB, Clone, loadTail(B)));
+  }
+}
+
+/// The spawns still to be emitted name their live-ins and result addresses
+/// directly (ws_spawn(a, f, g(x))): a call replaced by another (redirected
+/// to a clone, made an invoke) must be replaced there too.
+void FunctionLowering::replaceInSites(Value *Old, Value *New) {
+  for (SpawnSite &S : Sites) {
+    std::replace(S.LiveIns.begin(), S.LiveIns.end(), Old, New);
+    if (S.ResultPtr == Old)
+      S.ResultPtr = New;
+  }
+}
+
+/// An invoked ws_sync() goes on to its normal destination once lowered
+/// (the exceptions of its tasks were passed to its handler on the way).
+static void removeSync(CallBase *Sync) {
+  if (auto *II = dyn_cast<InvokeInst>(Sync)) {
+    II->getUnwindDest()->removePredecessor(II->getParent());
+    BranchInst::Create(II->getNormalDest(), II->getIterator());
+  }
+  Sync->eraseFromParent();
+}
+
+/// Does F allocate on the stack dynamically, apart from our frame blocks?
+static bool hasOwnDynamicStack(Function &F) {
+  for (Instruction &I : instructions(F)) {
+    if (auto *A = dyn_cast<AllocaInst>(&I))
+      if (!A->isStaticAlloca())
+        return true;
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (II->getIntrinsicID() == Intrinsic::stacksave ||
+          II->getIntrinsicID() == Intrinsic::stackrestore)
+        return true;
+  }
+  return false;
+}
+
+bool FunctionLowering::check() {
+  if (!collect())
+    return false;
+  bool OK = true;
+  for (SpawnSite &S : Sites)
+    OK &= checkSpawnRegion(S);
+  return OK;
+}
+
+/// -fws-race: the procedure ends at every way out; and the memory the
+/// lowering itself reads and writes (slots, frames, the tail, exceptions
+/// kept) is the runtime's, not the program's: ThreadSanitizer's
+/// instrumentation skips it (!nosanitize).
+void FunctionLowering::finishRace(const SmallPtrSetImpl<Instruction *> &Written) {
+  for (BasicBlock &BB : F) {
+    Instruction *T = BB.getTerminator();
+    if (isa<ReturnInst>(T) || isa<ResumeInst>(T))
+      CallInst::Create(RT.RaceLeave, {}, "", T->getIterator())->setDebugLoc(T->getDebugLoc());
+  }
+  MDNode *Skip = MDNode::get(F.getContext(), {});
+  auto Mark = [&](Function &Fn, bool All) {
+    for (Instruction &I : instructions(Fn))
+      if ((All || !Written.count(&I)) &&
+          (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+           isa<AtomicCmpXchgInst>(I) || isa<MemIntrinsic>(I)))
+        I.setMetadata(LLVMContext::MD_nosanitize, Skip);
+  };
+  Mark(F, false);
+  for (SpawnSite &S : Sites)
+    Mark(*S.Thunk, true);
+}
+
+bool FunctionLowering::run() {
+  if (!collect())
+    return false;
+  SmallPtrSet<Instruction *, 32> Written; // -fws-race: the program's own
+  if (RT.race())
+    for (Instruction &I : instructions(F))
+      Written.insert(&I);
+  if (!Sites.empty()) {
+    // Locals a task may use die after their last use in the function's
+    // code, but before the implicit sync at its return: sync before.
+    Module &M = *F.getParent();
+    auto *SyncFn = cast<Function>(
+        M.getOrInsertFunction(SyncName, FunctionType::get(Type::getVoidTy(M.getContext()), false))
+            .getCallee());
+    LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, SyncFn);
+    append_range(Syncs, Made.Syncs);
+    Unwinding = std::move(Made.Unwinding);
+  }
+  MayThrow = !F.doesNotThrow();
+  if (MayThrow)
+    Exceptions.emplace(F);
+  analyzeStacks();
+  if (Dynamic)
+    markCyclicSites();
+  bool OwnDynamicStack = hasOwnDynamicStack(F);
+  // Results travel as values only where each sync knows its spawns.
+  for (SpawnSite &S : Sites)
+    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
+      return false;
+  for (SpawnSite &S : Sites)
+    removeTask(S);
+  // -fws-race: a task keeps a frame of its own (inlined at the sync, the
+  // locals of every child would share the parent's: a race that is not).
+  // So does the spawned function, whose code then keeps its lines (the
+  // body has none).
+  if (RT.race())
+    for (SpawnSite &S : Sites) {
+      S.Body->removeFnAttr(Attribute::AlwaysInline);
+      S.Body->addFnAttr(Attribute::NoInline);
+      for (Instruction &I : instructions(*S.Body))
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getMetadata(SyncCallMD))
+          CB->addFnAttr(Attribute::NoInline);
+    }
+  if (Sites.empty()) {
+    for (CallBase *Sync : Syncs)
+      removeSync(Sync);
+    return true;
+  }
+  if (MayThrow) {
+    if (!addUnwindCleanups())
+      return false;
+    analyzeStacks(); // the cleanups' resumes are sync points
+  }
+
+  setUpTail();
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> AB(&Entry, Entry.begin());
+  for (SpawnSite &S : Sites)
+    if (S.InFrame && !S.DynamicFrame) {
+      S.Frame = AB.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
+      S.Frame->setAlignment(Align(16));
+    }
+  bool AnyDynamicFrame =
+      any_of(Sites, [](const SpawnSite &S) { return S.InFrame && S.DynamicFrame; });
+  if (AnyDynamicFrame && !OwnDynamicStack) {
+    IRBuilder<> IB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+    SavedStack = IB.CreateStackSave("ws.stack");
+  }
+  redirectCalls();
+  for (SpawnSite &S : Sites) {
+    IRBuilder<> B(S.End);
+    Value *Slot = loadTail(B);
+    B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, WS_SLOT_SIZE),
+                  TailAddr);
+    if (RT.SpawnCount) {
+      Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
+      B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
+                    Count);
+    }
+    CallInst *Push = emitSpawn(S, Slot, RT.Push);
+    if (RT.race())
+      CallInst::Create(RT.RaceSpawn, {Slot}, "", Push->getNextNode()->getIterator())
+          ->setDebugLoc(Push->getDebugLoc());
+  }
+  for (auto &[At, St] : SyncPoints) {
+    if (St.K == SpawnStack::Unreached ||
+        (St.K == SpawnStack::Known && St.Sites.empty()))
+      continue;
+    if (Dynamic)
+      lowerDynamic(At);
+    else
+      lowerStatic(At, St.Sites);
+  }
+  for (CallBase *Sync : Syncs)
+    removeSync(Sync);
+  if (RT.Publish)
+    publishTail();
+  if (RT.race())
+    finishRace(Written);
+  dropAttributesTheRuntimeBreaks(F);
+  return true;
+}
+
+/// Can a call made where the tail is only in a register enter spawning
+/// code through an entry point (__ws_tail)?  Not a call of a clone (it
+/// gets the tail), of a task body (inlined, and looked at on its own), of
+/// the runtime, of an intrinsic, or of anything that only reads memory or
+/// cannot call back into the program.
+static bool mayEnterSpawningCode(const CallBase &CB, const Runtime &RT,
+                                 const CloneMap &Clones,
+                                 const SmallPtrSetImpl<Function *> &Ours) {
+  if (CB.isInlineAsm() || CB.onlyReadsMemory() ||
+      CB.hasFnAttr(Attribute::NoCallback))
+    return false;
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee)
+    return true;
+  if (Callee->isIntrinsic() || Callee->hasFnAttribute(CloneAttr) ||
+      Ours.count(Callee) || abiCallEffect(Callee->getName()))
+    return false;
+  if (Callee->isDeclaration()) {
+    LibFunc LF;
+    const TargetLibraryInfo &TLI = RT.TLI(*const_cast<Function *>(CB.getFunction()));
+    if (TLI.getLibFunc(*Callee, LF) && TLI.has(LF) && LF != LibFunc_qsort &&
+        LF != LibFunc_atexit)
+      return false;
+  }
+  return true;
+}
+
+/// Split and private deques keep the owner's tail out of memory; before a
+/// call that may reach an entry point, store it there (in the function and
+/// in the bodies of its tasks, whose tail is their first argument).
+void FunctionLowering::publishTail() {
+  SmallPtrSet<Function *, 8> Ours;
+  for (SpawnSite &S : Sites) {
+    Ours.insert(S.Body);
+    Ours.insert(S.Thunk);
+  }
+  auto Publish = [&](Function &Fn, function_ref<Value *(IRBuilderBase &)> Tail) {
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(Fn))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (mayEnterSpawningCode(*CB, RT, Clones, Ours))
+          Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      IRBuilder<> B(CB);
+      B.CreateCall(RT.Publish, {Tail(B)});
+    }
+  };
+  Publish(F, [&](IRBuilderBase &B) { return loadTail(B); });
+  for (SpawnSite &S : Sites)
+    Publish(*S.Body, [&](IRBuilderBase &) { return S.Body->getArg(0); });
+}
+
+} // namespace wsff
