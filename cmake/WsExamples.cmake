@@ -3,8 +3,9 @@
 #
 # Builds, under build/examples/bin/:
 #   <name>_serial           the serial elision: clang-19 -O2, no runtime (T_S)
-#   <name>_<variant>        ws-clang -fws-fencefree=<variant> -O2, for the seven
-#                           deque variants, once the ws-drivers target exists
+#   <name>_<variant>        ws-clang -fws-fencefree=<variant> -O2, for every
+#                           deque variant (WS_EXAMPLE_VARIANTS: the rows of
+#                           ws/variants.def), once the ws-drivers target exists
 #   <name>_the_mfence       the fenced variants with mfence, the paper's
 #   <name>_cl_mfence          setting (-fws-mfence)
 #   <name>_scale            the default deque measured by ws-scale: as it

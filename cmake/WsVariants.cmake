@@ -25,3 +25,21 @@ function(ws_read_variants var)
   endforeach()
   set(${var} ${out} PARENT_SCOPE)
 endfunction()
+
+# ws_read_default_variant(<var> [FENCED])
+# WS_DEFAULT_VARIANT(name, fenced) of the same table: the default deque, or
+# with FENCED the runtime's default on a processor without bounded TSO.
+function(ws_read_default_variant var)
+  cmake_parse_arguments(A "FENCED" "" "" ${ARGN})
+  file(STRINGS ${WS_VARIANTS_DEF} rows REGEX "^WS_DEFAULT_VARIANT\\(")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 1 OR NOT rows MATCHES "^WS_DEFAULT_VARIANT\\(([a-z0-9_]+), *([a-z0-9_]+)\\)")
+    message(FATAL_ERROR "${WS_VARIANTS_DEF}: expected one line "
+                        "WS_DEFAULT_VARIANT(name, fenced), found: ${rows}")
+  endif()
+  if(A_FENCED)
+    set(${var} ${CMAKE_MATCH_2} PARENT_SCOPE)
+  else()
+    set(${var} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  endif()
+endfunction()

@@ -47,6 +47,9 @@ config.substitutions += [
     ("%clang", os.path.join(config.llvm_tools_dir, "clang")),
     ("%ws-run", "%s %s" % (config.python, os.path.join(tools, "ws-run.py"))),
     ("%ws-variants", config.ws_variant_list),
+    # How many: FileCheck -D#VARIANTS=%ws-variant-count, then
+    # [[#mul(VARIANTS,3)]] for one line per variant and worker count.
+    ("%ws-variant-count", str(len(config.ws_variant_list.split()))),
     ("%ws-scale-check",
      "%s %s" % (config.python, os.path.join(tools, "ws-scale-check.py"))),
 ]

@@ -10,11 +10,13 @@ namespace wsff {
 
 static const VariantInfo Variants[] = {
 #define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
-                   summary)                                                    \
+                   validated_only, summary)                                    \
   {#name, id, fence_free != 0, take_stores, publishes_tail != 0},
 #include "ws/variants.def"
 #undef WS_VARIANT
 };
+
+ArrayRef<VariantInfo> allVariants() { return Variants; }
 
 std::optional<VariantInfo> findVariant(StringRef Name) {
   for (const VariantInfo &V : Variants)

@@ -11,6 +11,7 @@
 
 #include "ws/abi.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -58,12 +59,21 @@ struct VariantInfo {
   bool PublishesTail;
 };
 
+/// The default deque (ws/variants.def WS_DEFAULT_VARIANT): the variant of
+/// a module compiled without one, and the only one -fws-race checks.
+#define WS_DEFAULT_VARIANT(name, fenced)                                       \
+  inline constexpr llvm::StringLiteral DefaultVariant = #name;
+#include "ws/variants.def"
+#undef WS_DEFAULT_VARIANT
+
+/// Every row, in id order.
+llvm::ArrayRef<VariantInfo> allVariants();
 /// The row of `Name`, or none ("runtime", the generic entry points, has
 /// none).
 std::optional<VariantInfo> findVariant(llvm::StringRef Name);
 /// The row whose id (enum ws_variant_id, the record's) is `Id`, or none.
 std::optional<VariantInfo> findVariant(unsigned Id);
-/// "the, cl, ffthe, ffcl, thep, split, private" (for messages).
+/// The rows' names joined by `Sep`, in id order (for messages).
 std::string variantList(llvm::StringRef Sep = ", ");
 
 /// __ws_push_<variant>, or __ws_push for the generic ("runtime") entry.

@@ -16,10 +16,12 @@
 using namespace llvm;
 
 namespace {
-cl::opt<std::string> VariantOpt("ws-variant",
-                                cl::desc("wsff deque variant the module is "
-                                         "compiled for (default ffmb)"),
-                                cl::init("ffmb"));
+const std::string VariantDesc =
+    ("wsff deque variant the module is compiled for (default " +
+     wsff::DefaultVariant + ")")
+        .str();
+cl::opt<std::string> VariantOpt("ws-variant", cl::desc(VariantDesc),
+                                cl::init(wsff::DefaultVariant.str()));
 cl::opt<std::string> FenceOpt("ws-fence",
                               cl::desc("fence of the fenced variants: xchg "
                                        "(default) or mfence"),
@@ -140,8 +142,9 @@ WsOptions WsOptions::fromCommandLine() {
 std::string WsOptions::conflict() const {
   if (!Race)
     return "";
-  if (Variant != "ffmb")
-    return "-fws-race checks a run of the default deque (ffmb), not " + Variant +
+  if (Variant != DefaultVariant)
+    return "-fws-race checks a run of the default deque (" +
+           DefaultVariant.str() + "), not " + Variant +
            ": drop the variant";
   if (!Scale.empty())
     return "-fws-race and -fws-scale cannot be combined: each instruments the "

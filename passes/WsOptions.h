@@ -10,6 +10,8 @@
 #ifndef WSFF_WSOPTIONS_H
 #define WSFF_WSOPTIONS_H
 
+#include "AbiNames.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -20,7 +22,7 @@ namespace wsff {
 struct WsOptions {
   /// A variant of ws/variants.def, or "runtime" (generic entry points: the
   /// variant is chosen by WS_DEQUE at start-up).
-  std::string Variant = "ffmb";
+  std::string Variant = DefaultVariant.str();
   /// Count spawns for WS_STATS=1 (one increment per spawn).
   bool CountSpawns = false;
   /// Fenced variants use mfence instead of xchg (the paper's setting).

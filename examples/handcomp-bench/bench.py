@@ -22,7 +22,11 @@ import statistics
 import subprocess
 import sys
 
-VARIANTS = ["the", "cl", "ffthe", "ffcl", "thep", "split", "private"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "harness"))
+import variants  # noqa: E402  (examples/harness: the rows of ws/variants.def)
+
+VARIANTS = variants.names()
 FENCES = [("xchg", ""), ("mfence", "_mfence")]
 LINE = re.compile(r"^fib\((\d+)\) = (\d+) time_s=([0-9.]+)$")
 

@@ -36,18 +36,12 @@ import tempfile
 import time
 
 import runner
+import variants
 
 PEER_TIME_RE = re.compile(r"^time: ([0-9.]+)", re.M | re.I)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SMALL, LARGE = 25, 27
-
-
-def variants():
-    """The deque variants, in the order of runtime/include/ws/variants.def."""
-    path = os.path.join(ROOT, "runtime", "include", "ws", "variants.def")
-    with open(path) as f:
-        return re.findall(r"^WS_VARIANT\((\w+),", f.read(), re.M)
 
 
 def fib_spawns(n):
@@ -127,7 +121,7 @@ def main(argv):
         print("spawncost: valgrind not found (apt-get install valgrind)", file=sys.stderr)
         return 77
     bindir = os.path.join(a.build, "examples", "bin")
-    builds = a.builds.split(",") if a.builds else variants()
+    builds = a.builds.split(",") if a.builds else variants.names()
     progs = [("serial", os.path.join(bindir, "fib_serial"))]
     progs += [(b, os.path.join(bindir, f"fib_{b}")) for b in builds]
     for peer in a.peer:

@@ -1,7 +1,8 @@
 """The benchmarks of the suite, their inputs, and the builds to compare."""
 
 import os
-import re
+
+import variants
 
 # (benchmark, program, {size: arguments}).  "small" is the ctest input
 # (the ARGS of examples/<program>/CMakeLists.txt),
@@ -40,27 +41,15 @@ SIZES = ("small", "default", "paper")
 # mfence as in its setting), its fence-free variants, Lace's split deque
 # and private deques.
 # The variants are the rows of runtime/include/ws/variants.def, in id
-# order; THE and Chase-Lev are followed by their mfence twins
+# order (variants.py); THE and Chase-Lev are followed by their mfence twins
 # (WS_EXAMPLE_MFENCE_VARIANTS in cmake/WsExamples.cmake).
-def _variants():
-    here = os.path.dirname(os.path.abspath(__file__))
-    table = os.path.join(here, "..", "..", "runtime", "include", "ws", "variants.def")
-    rows = []
-    with open(table) as f:
-        for line in f:
-            m = re.match(r"WS_VARIANT\((\w+), *\d+, *(\d+),", line)
-            if m:
-                rows.append((m.group(1), m.group(2) == "1"))
-    return rows
-
-
-VARIANTS = _variants()
+VARIANTS = [(v.name, v.fence_free) for v in variants.rows()]
 MFENCE_VARIANTS = ["the", "cl"]
 WS_BUILDS = [b for name, _ in VARIANTS
              for b in ([name, name + "_mfence"] if name in MFENCE_VARIANTS else [name])]
 PEER_BUILDS = ["omp_clang", "omp_gcc", "tbb"]
 SERIAL = "serial"
-OURS = "thep"  # the paper's algorithm, and what -fws-fencefree picks
+OURS = "thep"  # the paper's algorithm (the default deque is variants.default())
 
 # (fenced, fence-free) pairs whose T_P ratio is the paper's claim (§8.1).
 FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("the", "ffmb"), ("cl", "ffcl"),

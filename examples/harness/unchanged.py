@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+import variants
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -68,7 +70,8 @@ def main(argv):
     ap.add_argument("--base", required=True, help="the base build directory")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--source", default=os.path.join(ROOT, "examples", "fib", "fib.c"))
-    ap.add_argument("--variants", default="thep,the,cl,ffthe,ffcl,split,private")
+    ap.add_argument("--variants", default=",".join(variants.names()),
+                    help="comma-separated (default: every row of ws/variants.def)")
     ap.add_argument("args", nargs="*", default=["25"], help="the program's arguments")
     a = ap.parse_args(argv)
     if not shutil.which("valgrind"):

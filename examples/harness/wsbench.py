@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """wsbench — the benchmark suite side by side with its peers.
 
-Runs every benchmark x build (serial elision, the seven deque variants, the
-mfence builds of the fenced ones, OpenMP with libomp and libgomp, oneTBB) x
-worker count, interleaved: each repetition runs every configuration once,
-in a shuffled order, so that drift of a shared machine spreads over all of
-them.  Writes results.csv (every run), results.md (medians, ratios, the
-targets) and PNG figures.
+Runs every benchmark x build (serial elision, every deque variant of
+runtime/include/ws/variants.def, the mfence builds of the fenced ones,
+OpenMP with libomp and libgomp, oneTBB) x worker count, interleaved: each
+repetition runs every configuration once, in a shuffled order, so that
+drift of a shared machine spreads over all of them.  Writes results.csv
+(every run), results.md (medians, ratios, the targets) and PNG figures.
 
   examples/harness/wsbench.py                 full run into docs/results/
   examples/harness/wsbench.py --quick         smoke run: small inputs, once

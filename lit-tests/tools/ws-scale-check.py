@@ -18,7 +18,10 @@ CSV it writes at exit (WS_SCALE_OUT, one file per run).  For each run:
     twice where regions nest);
   "count: <region> <n>"  ->  <binary> workers=<n> <region>: count <c> ok
 
-and a line with FAIL when a run fails or its CSV lacks a region.  With
+and a line with FAIL when a run fails or its CSV lacks a region; when
+nothing failed, a last line "ws-scale-check: all <n> checks ok" counts the
+lines above (a test can check that every program and worker count was
+checked without knowing how many variants there are).  With
 --same-work F, the work of a region must also be within F of the work the
 first run of the same binary measured (the figures do not depend on the
 schedule).  --only checks those regions alone.  Runs have WS_STATS=1: a
@@ -69,7 +72,7 @@ def main(argv):
         else:
             binaries.append(a)
     low = 1 - tol if low is None else low
-    status = 0
+    status = checked = 0
     with tempfile.TemporaryDirectory() as tmp:
         for b in binaries:
             name = os.path.basename(b)
@@ -114,12 +117,14 @@ def main(argv):
                             good = abs(float(outer[col]) - total) <= 0.02 * total
                             verdicts.append(f"{col} {'ok' if good else 'FAIL'}")
                             status |= not good
+                        checked += 1
                         print(f"{name} workers={n} {words[0]} = {' + '.join(words[1:])}: "
                               + ", ".join(verdicts))
                         continue
                     if what == "count":
                         got = int(figures[words[0]]["count"])
                         good = got == int(words[1])
+                        checked += 1
                         print(f"{name} workers={n} {words[0]}: count {got} "
                               f"{'ok' if good else 'FAIL'}")
                         status |= not good
@@ -136,9 +141,12 @@ def main(argv):
                         if abs(work - w0) > same_work * w0:
                             ok = False
                             note = f" (work {work:.0f}, first run {w0:.0f})"
+                    checked += 1
                     print(f"{name} workers={n} {region}: parallelism {par:.2f} "
                           f"analytic {expect:.2f} {'ok' if ok else 'FAIL'}{note}{steals}")
                     status |= not ok
+    if status == 0:
+        print(f"ws-scale-check: all {checked} checks ok")
     return status
 
 

@@ -20,7 +20,7 @@ namespace {
 
 const char *const Variants[] = {
 #define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
-                   summary)                                                    \
+                   validated_only, summary)                                    \
   #name,
 #include "ws/variants.def"
 #undef WS_VARIANT

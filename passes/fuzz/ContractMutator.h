@@ -2,8 +2,8 @@
 //
 // Mutations aimed at what the wsff passes read besides the spawn regions:
 // the builtins misdeclared, defined or with their address taken; the
-// runtime's reserved names (__ws_push_<v>, __ws_take_<v>, __ws_self,
-// ws_tls_scratch, __ws_delta_record, ...) taken by other things; the
+// runtime's reserved names (__ws_push_<v>, __ws_take_<v>, the deque
+// ws_my_dq, ws_tls_scratch, __ws_delta_record, ...) taken by other things; the
 // metadata the passes leave for each other (!ws.variant, !ws.take,
 // !ws.store, !ws.tstore) in shapes they never write; take sites (calls of
 // __ws_take_<v>, the `# ws.take` asm marker); volatile and atomic stores,

@@ -2,6 +2,7 @@
 
 #include "Pipelines.h"
 
+#include "AbiNames.h"
 #include "Registration.h"
 #include "WsOptions.h"
 
@@ -27,9 +28,13 @@ static constexpr StringLiteral PipelineMD = "wsfuzz.pipeline";
 const std::vector<Pipeline> &allPipelines() {
   static const std::vector<Pipeline> All = [] {
     std::vector<Pipeline> V;
+    // Every row of ws/variants.def, then the generic entry points.
+    std::vector<std::string> Vars;
+    for (const wsff::VariantInfo &Row : wsff::allVariants())
+      Vars.push_back(Row.Name.str());
+    Vars.push_back("runtime");
     unsigned K = 0;
-    for (std::string Var : {"the", "cl", "ffthe", "ffcl", "thep", "split",
-                            "private", "runtime"}) {
+    for (const std::string &Var : Vars) {
       // Options vary with the variant so every one is seen with several.
       std::string S = std::to_string(8u << (K % 5));
       std::string Delta = std::to_string(1 + K % 7);

@@ -71,7 +71,7 @@ static int valid(int var, const char *v) {
   /* docs/runtime.md: WS_DEQUE is a row of ws/variants.def. */
   static const char *const variants[] = {
 #define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
-                   summary)                                                    \
+                   validated_only, summary)                                    \
   #name,
 #include "ws/variants.def"
 #undef WS_VARIANT

@@ -87,10 +87,12 @@ extern __thread ws_dq ws_my_dq __attribute__((tls_model("initial-exec")));
 #define WS_REQUEST_ANSWERING (-3) /* private: the owner claimed the request */
 #define WS_TRANSFER_WAIT ((ws_slot *)(uintptr_t)4)
 
+/* Each table's first fields are its row of ws/variants.def: WS_OPS_ROW. */
 typedef struct ws_deque_ops {
   const char *name;
   enum ws_variant_id id;
   int fence_free; /* correctness rests on bounded TSO and delta */
+  int validated_only; /* a thief trusts delta only under a validated S */
   /* Sets up q, owned by w, with `capacity` slots: 0, or -1 (no memory). */
   int (*init)(ws_dq *q, ws_worker *w, size_t capacity);
   void (*push)(ws_dq *q, ws_slot *t);
@@ -104,15 +106,40 @@ typedef struct ws_deque_ops {
   void (*quiesce)(ws_dq *q);
 } ws_deque_ops;
 
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary)                       \
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary)                       \
   extern const ws_deque_ops ws_ops_##name;
 #include "ws/variants.def"
 #undef WS_VARIANT
 
+/* The fields of ops table ws_ops_<row> that its row of ws/variants.def
+ * gives: `const ws_deque_ops ws_ops_ffthe = {WS_OPS_ROW(ffthe), ...}`. */
+#define WS_OPS_ROW(row)                                                        \
+  .name = #row, .id = WS_VARIANT_ID_##row,                                     \
+  .fence_free = WS_VARIANT_FENCE_FREE_##row,                                   \
+  .validated_only = WS_VARIANT_VALIDATED_ONLY_##row
+enum {
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
+                   validated_only, summary)                                    \
+  WS_VARIANT_FENCE_FREE_##name = fence_free,                                   \
+  WS_VARIANT_VALIDATED_ONLY_##name = validated_only,
+#include "ws/variants.def"
+#undef WS_VARIANT
+};
+
+/* The default deque, and the runtime's on a processor without bounded TSO
+ * (ws/variants.def WS_DEFAULT_VARIANT). */
+enum {
+#define WS_DEFAULT_VARIANT(name, fenced)                                       \
+  WS_DEFAULT_VARIANT_ID = WS_VARIANT_ID_##name,                                \
+  WS_DEFAULT_FENCED_VARIANT_ID = WS_VARIANT_ID_##fenced,
+#include "ws/variants.def"
+#undef WS_DEFAULT_VARIANT
+};
+
 /* By name ("thep") or id; NULL if unknown. */
 const ws_deque_ops *ws_variant_by_name(const char *name);
 const ws_deque_ops *ws_variant_by_id(unsigned id);
-/* "the|cl|ffthe|ffcl|thep|split|private|ffmb" */
+/* The rows' names, in id order, joined by '|' (for messages). */
 const char *ws_variant_names(void);
 
 /* Slots: allocation (zeroed, ending at a guard page a push past the end

@@ -77,9 +77,7 @@ static ws_slot *cl_steal(ws_dq *q, ws_worker *thief) {
 static int cl_take_op(ws_dq *q, ws_slot *t) { return cl_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_cl = {
-    .name = "cl",
-    .id = WS_VARIANT_ID_cl,
-    .fence_free = 0,
+    WS_OPS_ROW(cl),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = cl_take_op,

@@ -48,9 +48,7 @@ static ws_slot *ffcl_steal(ws_dq *q, ws_worker *thief) {
 static int ffcl_take_op(ws_dq *q, ws_slot *t) { return ffcl_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_ffcl = {
-    .name = "ffcl",
-    .id = WS_VARIANT_ID_ffcl,
-    .fence_free = 1,
+    WS_OPS_ROW(ffcl),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = ffcl_take_op,

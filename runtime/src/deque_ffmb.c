@@ -50,9 +50,7 @@ static ws_slot *ffmb_steal(ws_dq *q, ws_worker *thief) {
 static int ffmb_take_op(ws_dq *q, ws_slot *t) { return ffthe_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_ffmb = {
-    .name = "ffmb",
-    .id = WS_VARIANT_ID_ffmb,
-    .fence_free = 1,
+    WS_OPS_ROW(ffmb),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = ffmb_take_op,

@@ -55,9 +55,7 @@ static ws_slot *ffthe_steal(ws_dq *q, ws_worker *thief) {
 static int ffthe_take_op(ws_dq *q, ws_slot *t) { return ffthe_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_ffthe = {
-    .name = "ffthe",
-    .id = WS_VARIANT_ID_ffthe,
-    .fence_free = 1,
+    WS_OPS_ROW(ffthe),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = ffthe_take_op,

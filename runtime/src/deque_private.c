@@ -148,9 +148,7 @@ static void private_push_op(ws_dq *q, ws_slot *t) { private_push(q, 0, t); }
 static int private_take_op(ws_dq *q, ws_slot *t) { return private_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_private = {
-    .name = "private",
-    .id = WS_VARIANT_ID_private,
-    .fence_free = 0,
+    WS_OPS_ROW(private),
     .init = private_init,
     .push = private_push_op,
     .take = private_take_op,

@@ -165,9 +165,7 @@ static void split_push_op(ws_dq *q, ws_slot *t) { split_push(q, 0, t); }
 static int split_take_op(ws_dq *q, ws_slot *t) { return split_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_split = {
-    .name = "split",
-    .id = WS_VARIANT_ID_split,
-    .fence_free = 0,
+    WS_OPS_ROW(split),
     .init = split_init,
     .push = split_push_op,
     .take = split_take_op,

@@ -67,9 +67,7 @@ static ws_slot *the_steal(ws_dq *q, ws_worker *thief) {
 static int the_take_op(ws_dq *q, ws_slot *t) { return the_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_the = {
-    .name = "the",
-    .id = WS_VARIANT_ID_the,
-    .fence_free = 0,
+    WS_OPS_ROW(the),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = the_take_op,

@@ -101,9 +101,7 @@ static ws_slot *thep_steal(ws_dq *q, ws_worker *thief) {
 static int thep_take_op(ws_dq *q, ws_slot *t) { return thep_take(q, 0, t); }
 
 const ws_deque_ops ws_ops_thep = {
-    .name = "thep",
-    .id = WS_VARIANT_ID_thep,
-    .fence_free = 1,
+    WS_OPS_ROW(thep),
     .init = ws_th_init,
     .push = ws_th_push_op,
     .take = thep_take_op,

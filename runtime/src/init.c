@@ -201,11 +201,11 @@ void __ws_register_module(const ws_module_record *r) {
   ws_store_bound sb = {ws_rt.S, ws_rt.S_inf, ws_rt.S_source};
   int64_t need = ws_delta_for(&sb, one.x);
   /* Whether a thief of this variant trusts delta at all: the fenced and
-   * the split and private deques do not, nor FF-MB and THEP without a
-   * validated S (they force a barrier or wait for the echo instead). */
+   * the split and private deques do not, nor those that trust only a
+   * validated S (ws/variants.def validated_only: FF-MB and THEP force a
+   * barrier or wait for the echo instead) without one. */
   int trusted = ws_rt.ops->fence_free &&
-                !((ws_rt.ops->id == WS_VARIANT_ID_ffmb ||
-                   ws_rt.ops->id == WS_VARIANT_ID_thep) &&
+                !(ws_rt.ops->validated_only &&
                   ws_rt.delta_validated == INT64_MAX);
   if (need > ws_rt.delta) {
     if (trusted && atomic_load_explicit(&ws_rt.started, ws_relaxed)) {
@@ -260,11 +260,11 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   }
   free(all);
 
-  /* Default: FF-MB where bounded TSO holds (fence-free, and sound with no
-   * S to trust: docs/design.md, "The default deque"), the fenced THE
-   * elsewhere. */
-  const ws_deque_ops *ops =
-      ws_variant_by_id(WS_TSO ? WS_VARIANT_ID_ffmb : WS_VARIANT_ID_the);
+  /* Default (ws/variants.def WS_DEFAULT_VARIANT): FF-MB where bounded TSO
+   * holds (fence-free, and sound with no S to trust: docs/design.md, "The
+   * default deque"), the fenced THE elsewhere. */
+  const ws_deque_ops *ops = ws_variant_by_id(
+      WS_TSO ? WS_DEFAULT_VARIANT_ID : WS_DEFAULT_FENCED_VARIANT_ID);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {

@@ -4,7 +4,7 @@
 #include "deque.h"
 
 static const ws_deque_ops *const ws_variants[WS_VARIANT_COUNT] = {
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) [id] = &ws_ops_##name,
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary) [id] = &ws_ops_##name,
 #include "ws/variants.def"
 #undef WS_VARIANT
 };
@@ -21,7 +21,7 @@ const ws_deque_ops *ws_variant_by_name(const char *name) {
 }
 
 static const char ws_names[] = ""
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) "|" #name
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary) "|" #name
 #include "ws/variants.def"
 #undef WS_VARIANT
     ;

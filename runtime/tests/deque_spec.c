@@ -12,8 +12,11 @@
  *          finds it stolen, and then joins it and the deque moves down to
  *          that slot: the next push reuses it.
  *   steal  the oldest task's slot (FIFO); WS_EMPTY when count is 0.
- *          Relaxed: ffthe/ffcl return WS_ABORT when count <= delta and
- *          change nothing; split returns WS_EMPTY when its shared part is
+ *          Relaxed: a fence-free variant whose thieves trust delta
+ *          without a validated S (ws/variants.def: fence_free, not
+ *          validated_only; FF-THE and FF-CL) returns WS_ABORT when
+ *          count <= delta and changes nothing (THEP's thief waits for the
+ *          echo instead, FF-MB's forces a barrier on the owner); split returns WS_EMPTY when its shared part is
  *          used up (it asks the owner, whose next push or take shares
  *          more) and WS_ABORT when its CAS loses; private returns WS_ABORT
  *          when another thief's request is pending.
@@ -35,7 +38,9 @@ static long next_id = 1;
 static unsigned checks;
 
 static int is(const char *name) { return strcmp(ops->name, name) == 0; }
-static int fence_free_abort(void) { return is("ffthe") || is("ffcl"); }
+static int fence_free_abort(void) {
+  return ops->fence_free && !ops->validated_only;
+}
 static long id_of(const ws_slot *t) { return *(const long *)t->payload; }
 
 /* A fresh owner and two thieves, with ids 0, 1, 2 in ws_rt.workers. */

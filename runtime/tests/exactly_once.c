@@ -62,8 +62,12 @@ static uint64_t work(uint64_t x, unsigned n) {
 #define MAX_CONTINUATION_WORK 512
 static _Atomic uint64_t work_sink; /* keeps the compiler from dropping it */
 
+/* Whose steal may abort: a fence-free thief that trusts delta without a
+ * validated S (ws/variants.def validated_only: not THEP's, which waits, nor
+ * FF-MB's, which forces a barrier), split's whose CAS lost, private's whose
+ * request is pending. */
 static int may_abort(void) {
-  return strcmp(ops->name, "ffthe") == 0 || strcmp(ops->name, "ffcl") == 0 ||
+  return (ops->fence_free && !ops->validated_only) ||
          strcmp(ops->name, "split") == 0 || strcmp(ops->name, "private") == 0;
 }
 

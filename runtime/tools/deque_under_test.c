@@ -49,7 +49,7 @@ struct dut {
 
 /* take_stores of every row of ws/variants.def, by id. */
 static const unsigned take_stores_by_id[WS_VARIANT_COUNT] = {
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary)      \
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary)      \
   [id] = take_stores,
 #include "ws/variants.def"
 #undef WS_VARIANT
@@ -73,7 +73,7 @@ int dut_variant_by_name(const char *name) {
 
 const char *dut_variant_name(int v) { return variants[v].name; }
 int dut_fence_free(int v) { return variants[v].ops->fence_free; }
-int dut_validated_S_only(int v) { return v == DUT_FFMB || v == DUT_THEP; }
+int dut_validated_S_only(int v) { return variants[v].ops->validated_only; }
 unsigned dut_take_stores(int v) { return take_stores_by_id[variants[v].ops->id]; }
 
 void dut_set_delta(int64_t delta) {

@@ -63,7 +63,7 @@ struct ws_slot {
 /* Deque variants (ws/variants.def).  The numbers are stored in module
  * records. */
 enum ws_variant_id {
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) WS_VARIANT_ID_##name = id,
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary) WS_VARIANT_ID_##name = id,
 #include "ws/variants.def"
 #undef WS_VARIANT
   WS_VARIANT_COUNT,
@@ -124,7 +124,7 @@ extern __thread ws_slot *ws_tls_views_max __attribute__((tls_model("initial-exec
  *   __ws_take_V(slot)  takes `slot` back (the owner's tail is slot + 1):
  *                      0 when the owner has it, nonzero when a thief got it
  *                      first; then __ws_join(slot) must follow */
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary)                       \
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary)                       \
   void __ws_push_##name(ws_slot *slot);                                        \
   int __ws_take_##name(ws_slot *slot);
 #include "ws/variants.def"

@@ -1,15 +1,19 @@
 /*
- * deques.c — the work-stealing queues of paper 000 (wsq.h: the, cl, ffthe,
- * ffcl, thep) as pools: one queue per slot.  The owner takes LIFO at the
+ * deques.c — the work-stealing queues of paper 000 (the ones wsq.h
+ * declares) as pools: one queue per slot.  The owner takes LIFO at the
  * tail, thieves steal FIFO at the head; exactly-once.
  *
  * A task v is stored as v + 1, so the queues' EMPTY (0) and ABORT (1) never
  * collide with a task (tasks are 1..WS_POOL_TASK_MAX).
  *
- * split and private are left out: their thieves depend on the owner's
- * cooperation at spawn and sync points (Lace's split requests, answered
- * transfer requests), which a pool's owner, possibly a put-only producer,
- * never gives.
+ * Of the spawn deques (ws/variants.def), split and private are left out:
+ * their thieves depend on the owner's cooperation at spawn and sync points
+ * (Lace's split requests, answered transfer requests), which a pool's
+ * owner, possibly a put-only producer, never gives.  ffmb is left out too:
+ * its thief forces a memory barrier on the owner's thread (membarrier.h),
+ * which must then be one of the runtime's workers (the signal fallback
+ * signals its ws_worker's thread and waits for its answer), and a pool's
+ * slots are the caller's own threads.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include "verify.h"
 
 const vf_model vf_models[] = {
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) \
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary) \
   VF_IF_MODEL_##model({&vf_##name, take_stores},)
 #include "ws/variants.def"
 #undef WS_VARIANT

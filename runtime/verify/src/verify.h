@@ -242,7 +242,7 @@ struct vf_variant {
 /* The models: the rows of ws/variants.def with model = 1. */
 #define VF_IF_MODEL_0(...)
 #define VF_IF_MODEL_1(...) __VA_ARGS__
-#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, summary) \
+#define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary) \
   VF_IF_MODEL_##model(extern const vf_variant vf_##name;)
 #include "ws/variants.def"
 #undef WS_VARIANT
