@@ -406,6 +406,8 @@ static void bind_own_deque(void) {
 
 int ws_is_main_thread(void) { return pthread_equal(pthread_self(), main_thread); }
 
+const ws_runtime *ws_runtime_configured(void) { return &ws_rt; }
+
 /* The count is fixed from here on: the workers start. */
 int ws_num_workers(void) {
   ws_start();

@@ -77,6 +77,12 @@ extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec"))
 
 /* init.c: starts the workers, once; the program's count is fixed then. */
 void ws_start(void);
+/* init.c: ws_rt as its constructor configured it from the environment.  A
+ * part of the runtime that reads the configuration without spawning (the
+ * pools) asks here: libws is an archive, and this reference is what links
+ * the constructor into such a program (rt.c alone would leave ws_rt
+ * zero). */
+const ws_runtime *ws_runtime_configured(void);
 /* The calling thread's tail after starting the runtime and binding the
  * thread's deque (main: worker 0; another thread, when there is one worker
  * only: a deque of its own), or NULL where the thread's calls must be

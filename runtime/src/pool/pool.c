@@ -77,7 +77,8 @@ ws_pool *ws_pool_create(const ws_pool_config *cfg) {
   p->workers = cfg->workers;
   p->slots = cfg->workers + cfg->producers;
   p->queues = ops->producer_queues ? p->slots : p->workers;
-  p->capacity = round_up_pow2(cfg->capacity ? cfg->capacity : ws_rt.deque_size);
+  const ws_runtime *rt = ws_runtime_configured();
+  p->capacity = round_up_pow2(cfg->capacity ? cfg->capacity : rt->deque_size);
   size_t chunk = cfg->chunk_size ? cfg->chunk_size : ws_pool_env_chunk();
   p->chunk_size = chunk ? chunk : WS_POOL_DEFAULT_CHUNK;
   p->slot = ws_pool_zalloc(sizeof *p->slot * (size_t)p->slots, "pool slots");
