@@ -1,6 +1,7 @@
 # lit configuration of the wsff regression tests.
 import os
 import platform
+import re
 
 import lit.formats
 
@@ -24,11 +25,14 @@ config.test_exec_root = os.path.join(config.ws_build_dir, "lit-tests")
 # FileCheck, not, opt, clang of LLVM 19 come first on PATH.
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
-# The runtime reads these; a developer's own settings must not leak in.
-for var in ["WS_NUM_WORKERS", "WS_DEQUE", "WS_STORE_BUFFER", "WS_DEQUE_SIZE",
-            "WS_STACK_SIZE",
-            "WS_STATS", "WS_CALIBRATION_FILE", "WS_SCALE_OUT", "WS_SCALE_CLOCK",
-            "WS_SCALE_BURDEN", "WS_SCALE_WORKERS"]:
+# The libraries read these (runtime/include/ws/env.def, the one list); a
+# developer's own settings must not leak in.
+with open(os.path.join(config.ws_source_dir, "runtime", "include", "ws",
+                       "env.def")) as f:
+    env_vars = re.findall(r"^WS_ENV\((WS_[A-Z0-9_]+),", f.read(), re.M)
+if "WS_NUM_WORKERS" not in env_vars:
+    raise RuntimeError("lit.cfg.py: cannot read runtime/include/ws/env.def")
+for var in env_vars:
     config.environment.pop(var, None)
 
 bindir = os.path.join(config.ws_build_dir, "bin")
