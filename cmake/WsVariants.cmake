@@ -43,3 +43,22 @@ function(ws_read_default_variant var)
     set(${var} ${CMAKE_MATCH_1} PARENT_SCOPE)
   endif()
 endfunction()
+
+# ws_read_pool_variants(<var>)
+# The task pools' variant names of runtime/include/ws/pools.def, in its
+# order, into <var>.
+set(WS_POOLS_DEF ${CMAKE_CURRENT_LIST_DIR}/../runtime/include/ws/pools.def)
+set_property(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/.. APPEND PROPERTY
+             CMAKE_CONFIGURE_DEPENDS ${WS_POOLS_DEF})
+
+function(ws_read_pool_variants var)
+  file(STRINGS ${WS_POOLS_DEF} rows REGEX "^WS_POOL_VARIANT\\(")
+  set(out)
+  foreach(row ${rows})
+    if(NOT row MATCHES "^WS_POOL_VARIANT\\(([a-z_]+), *\"([a-z-]+)\"\\)$")
+      message(FATAL_ERROR "${WS_POOLS_DEF}: cannot read the row: ${row}")
+    endif()
+    list(APPEND out ${CMAKE_MATCH_2})
+  endforeach()
+  set(${var} ${out} PARENT_SCOPE)
+endfunction()

@@ -1,4 +1,4 @@
-/* pool_env.c — the pool variants by name, WS_POOL and WS_POOL_CHUNK.  Same
+/* pool_env.c — the pool variants by name (ws/pools.def), WS_POOL and WS_POOL_CHUNK.  Same
  * style as the runtime's env.c: a bad value is one line naming the variable
  * and what it accepts, then exit status 2. */
 #include <errno.h>
@@ -8,15 +8,19 @@
 
 #include "pool_impl.h"
 
+/* The rows of ws/pools.def. */
 static const ws_pool_ops *const pool_variants[] = {
-    &ws_pool_cl,        &ws_pool_ffcl,      &ws_pool_the,   &ws_pool_ffthe,
-    &ws_pool_thep,      &ws_pool_idem_lifo, &ws_pool_idem_fifo,
-    &ws_pool_salsa,     &ws_pool_salsa_cas, &ws_pool_msq,
+#define WS_POOL_VARIANT(symbol, name) &ws_pool_##symbol,
+#include "ws/pools.def"
 };
 
-const char *ws_pool_variants(void) {
-  return "cl|ffcl|the|ffthe|thep|idem-lifo|idem-fifo|salsa|salsa-cas|msq";
-}
+/* "cl|ffcl|...": the names, each after a '|'; the first is dropped. */
+static const char pool_names[] =
+#define WS_POOL_VARIANT(symbol, name) "|" name
+#include "ws/pools.def"
+    ;
+
+const char *ws_pool_variants(void) { return pool_names + 1; }
 
 const ws_pool_ops *ws_pool_ops_by_name(const char *name) {
   for (size_t i = 0; i < sizeof pool_variants / sizeof *pool_variants; i++)

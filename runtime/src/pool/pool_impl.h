@@ -61,9 +61,9 @@ struct ws_pool {
 #define WS_POOL_DEFAULT_CHUNK 1000 /* paper 002 §6.6: best for SALSA */
 #define WS_POOL_MAX_CHUNK (1L << 20)
 
-extern const ws_pool_ops ws_pool_cl, ws_pool_ffcl, ws_pool_the, ws_pool_ffthe,
-    ws_pool_thep, ws_pool_idem_lifo, ws_pool_idem_fifo, ws_pool_salsa,
-    ws_pool_salsa_cas, ws_pool_msq;
+/* The variants' ops tables, one per row of ws/pools.def. */
+#define WS_POOL_VARIANT(symbol, name) extern const ws_pool_ops ws_pool_##symbol;
+#include "ws/pools.def"
 
 /* pool_env.c: the variant named by WS_POOL, and WS_POOL_CHUNK; a bad value
  * prints one line and exits with status 2.  NULL / 0 when unset. */
