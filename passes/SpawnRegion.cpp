@@ -255,34 +255,13 @@ static SmallVector<Value *, 8> bodyArgs(const SpawnSite &S, Value *Layout,
 
 bool checkSpawnRegion(SpawnSite &S) { return RegionSplit(S).run(); }
 
-bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
-  RegionSplit Split(S);
-  if (!Split.run())
-    return false;
-
-  Function &Parent = *S.Begin->getFunction();
-  Module &M = *Parent.getParent();
-  LLVMContext &Ctx = M.getContext();
-  const DataLayout &DL = M.getDataLayout();
-
-  StoreInst *Result =
-      ValueTask ? valueResultStore(S, Split.Task, Split.Temps, DL) : nullptr;
-  // The instructions the body runs: the call alone for a value task.
-  ArrayRef<Instruction *> Run = Split.Task;
-  if (Result) {
-    Run = Run.take_front(1);
-    S.ResultPtr = Result->getPointerOperand();
-    S.ResultTy = Result->getValueOperand()->getType();
-    S.ResultAlign = Result->getAlign();
-  }
-  S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
-    auto *CB = dyn_cast<CallBase>(I);
-    return CB && !CB->doesNotThrow();
-  });
-
-  // Live-ins: operands of the body's instructions defined outside it.
+/// The live-ins of the body's instructions Run (operands defined outside
+/// it, Temps aside), into S with how each is passed; false, with an error,
+/// for an argument the task cannot take (inalloca, preallocated).
+static bool collectLiveIns(SpawnSite &S, ArrayRef<Instruction *> Run,
+                           ArrayRef<AllocaInst *> TempAllocas) {
   SmallPtrSet<const Value *, 16> InTask(Run.begin(), Run.end());
-  SmallPtrSet<const Value *, 4> Temps(Split.Temps.begin(), Split.Temps.end());
+  SmallPtrSet<const Value *, 4> Temps(TempAllocas.begin(), TempAllocas.end());
   SetVector<Value *> LiveIns;
   for (Instruction *I : Run)
     for (Value *Op : I->operands()) {
@@ -319,11 +298,19 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     S.ByvalCopy.push_back(OnlyByval ? Byval : nullptr);
     S.ByvalAlign.push_back(OnlyByval ? ByvalAlign : MaybeAlign());
   }
-  std::string Base = (Parent.getName() + "." + Twine(S.Index)).str();
-  layOut(S, DL, Ctx, "ws.task." + Base);
+  return true;
+}
 
-  // Body: the task instructions, as a function of the tail and the
-  // live-ins; a value task's body returns the call's value.
+/// The body, __ws_body.<Base>: the task instructions Run (with the allocas
+/// only they use) as a function of the tail and the live-ins; a value
+/// task's returns the call's value.  Calls of spawning functions go to
+/// their clones, with the body's tail.
+static void emitBody(SpawnSite &S, ArrayRef<Instruction *> Run,
+                     ArrayRef<AllocaInst *> TempAllocas, const CloneMap &Clones,
+                     const std::string &Base) {
+  Function &Parent = *S.Begin->getFunction();
+  Module &M = *Parent.getParent();
+  LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
   SmallVector<Type *, 8> Params{PtrTy};
   for (Value *V : S.LiveIns)
@@ -344,7 +331,7 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
       S.Body->addParamAttr(I + 1, Attribute::NoAlias);
     VMap[S.LiveIns[I]] = A;
   }
-  for (AllocaInst *A : Split.Temps) {
+  for (AllocaInst *A : TempAllocas) {
     Instruction *NewA = A->clone();
     NewA->setName(A->getName());
     NewA->insertInto(Entry, Entry->end());
@@ -379,9 +366,16 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
       if (Function *Clone = Clones.lookup(Callee))
         redirectToClone(*CB, Clone, Tail);
 
-  // Thunk: what a thief runs, void(ws_slot *self, ws_slot *tail).  When
-  // the task may throw, it catches the exception for the owner's join:
-  // nothing may unwind into the scheduler.
+}
+
+/// The thunk, __ws_thunk.<Base>: what a thief runs, void(ws_slot *self,
+/// ws_slot *tail).  When the task may throw, it catches the exception for
+/// the owner's join: nothing may unwind into the scheduler.
+static void emitThunk(SpawnSite &S, const std::string &Base) {
+  Function &Parent = *S.Begin->getFunction();
+  Module &M = *Parent.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
   S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
                              GlobalValue::InternalLinkage, "__ws_thunk." + Base, M);
   copyFunctionAttributes(Parent, *S.Thunk);
@@ -412,6 +406,41 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
   if (S.returnsValue())
     B.CreateStore(R, payload(B, Slot));
   B.CreateRetVoid();
+
+}
+
+bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
+  RegionSplit Split(S);
+  if (!Split.run())
+    return false;
+
+  Function &Parent = *S.Begin->getFunction();
+  Module &M = *Parent.getParent();
+  LLVMContext &Ctx = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+
+  StoreInst *Result =
+      ValueTask ? valueResultStore(S, Split.Task, Split.Temps, DL) : nullptr;
+  // The instructions the body runs: the call alone for a value task.
+  ArrayRef<Instruction *> Run = Split.Task;
+  if (Result) {
+    Run = Run.take_front(1);
+    S.ResultPtr = Result->getPointerOperand();
+    S.ResultTy = Result->getValueOperand()->getType();
+    S.ResultAlign = Result->getAlign();
+  }
+  S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
+    auto *CB = dyn_cast<CallBase>(I);
+    return CB && !CB->doesNotThrow();
+  });
+
+  if (!collectLiveIns(S, Run, Split.Temps))
+    return false;
+  std::string Base = (Parent.getName() + "." + Twine(S.Index)).str();
+  layOut(S, DL, Ctx, "ws.task." + Base);
+
+  emitBody(S, Run, Split.Temps, Clones, Base);
+  emitThunk(S, Base);
 
   S.Task = std::move(Split.Task);
   S.Temps = std::move(Split.Temps);
