@@ -53,6 +53,8 @@ private:
   FunctionCallee hook(Hook H) { return Hooks[unsigned(H)]; }
   void declareHooks();
   void instrument(Function &F, ArrayRef<CallInst *> Begins);
+  bool exitsOf(Function &F, SmallVectorImpl<Instruction *> &Exits);
+  bool measureSpawn(CallInst *Begin, Function &F, AllocaInst *At);
   CallBase *spawnedCall(CallInst &Begin) const;
   bool canWrap(const CallBase &Call, StringRef &Why) const;
   Function *wrapper(CallBase &Call, bool Indirect, Function &Spawner);
@@ -180,8 +182,9 @@ DebugLoc scopeLocation(const Function &F) {
   return DebugLoc();
 }
 
-void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
-  SmallVector<Instruction *, 4> Exits;
+/// F's exits (returns and resumes) into Exits; false, with a warning, when
+/// one returns through a musttail call (nothing can run after it).
+bool ScaleInstrumenter::exitsOf(Function &F, SmallVectorImpl<Instruction *> &Exits) {
   for (BasicBlock &BB : F) {
     Instruction *T = BB.getTerminator();
     if (!isa<ReturnInst>(T) && !isa<ResumeInst>(T))
@@ -191,17 +194,77 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
       warnAt(*Prev, "not measuring " + F.getName() +
                         ": it returns through a musttail call, so nothing "
                         "can run at its exit");
-      return;
+      return false;
     }
     Exits.push_back(T);
   }
+  return true;
+}
+
+/// One spawn: the spawn hook before its begin marker stores the spawning
+/// frame's figures in At, and the spawned call becomes a call of its
+/// wrapper with them.  False (with a warning where it is ours to give)
+/// when the spawn is not measured.
+bool ScaleInstrumenter::measureSpawn(CallInst *Begin, Function &F, AllocaInst *At) {
+  CallBase *Call = spawnedCall(*Begin);
+  if (!Call)
+    return false; // not the macro's shape: ws-lower says what is wrong
+  StringRef Why;
+  if (!canWrap(*Call, Why)) {
+    warnAt(*Call, "cannot measure this spawn (" + Why +
+                      "): its child's work is missing from the figures");
+    return false;
+  }
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *AtTy = At->getAllocatedType();
+  IRBuilder<> B(Begin);
+  B.SetCurrentDebugLocation(Begin->getDebugLoc());
+  Value *Spawner = B.CreateCall(hook(Hook::spawn), {At}, "ws.scale.spawner");
+  static const char *const AtNames[AtWords] = {
+      "ws.scale.span", "ws.scale.bspan", "ws.scale.tspan", "ws.scale.tbspan"};
+  Value *AtValues[AtWords];
+  for (unsigned I = 0; I != AtWords; ++I)
+    AtValues[I] = B.CreateLoad(
+        I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, I), AtNames[I]);
+
+  bool Indirect = !isa<Constant>(Call->getCalledOperand()->stripPointerCasts());
+  Function *W = wrapper(*Call, Indirect, F);
+  SmallVector<Value *, 8> Args(Call->args());
+  if (Indirect)
+    Args.push_back(Call->getCalledOperand());
+  Args.push_back(Spawner);
+  Args.append(std::begin(AtValues), std::end(AtValues));
+  B.SetInsertPoint(Call);
+  B.SetCurrentDebugLocation(Call->getDebugLoc());
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(Call))
+    New = B.CreateInvoke(W, II->getNormalDest(), II->getUnwindDest(), Args);
+  else
+    New = B.CreateCall(W, Args);
+  SmallVector<AttributeSet, 8> ParamAttrs;
+  for (unsigned I = 0, E = Call->arg_size(); I != E; ++I)
+    ParamAttrs.push_back(Call->getAttributes().getParamAttrs(I));
+  New->setAttributes(AttributeList::get(
+      Ctx, AttributeSet(), Call->getAttributes().getRetAttrs(), ParamAttrs));
+  New->takeName(Call);
+  New->copyMetadata(*Call);
+  Call->replaceAllUsesWith(New);
+  Call->eraseFromParent();
+  Begin->setArgOperand(1, W);
+  return true;
+}
+
+void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
+  SmallVector<Instruction *, 4> Exits;
+  if (!exitsOf(F, Exits))
+    return;
   SmallVector<CallBase *, 4> Syncs; // an invoke in a try block (C++)
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I); CB && isCallOf(*CB, SyncFn))
       Syncs.push_back(CB);
 
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Type *AtTy = ArrayType::get(I64, AtWords);
+  // The frame at entry, after the allocas, and the words a spawn fills.
+  Type *AtTy = ArrayType::get(Type::getInt64Ty(Ctx), AtWords);
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> B(&Entry, Entry.begin());
   AllocaInst *At = B.CreateAlloca(AtTy, nullptr, "ws.scale.at");
@@ -213,54 +276,10 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
   Value *Frame = B.CreateCall(hook(Hook::enter), {}, "ws.scale.frame");
 
   unsigned Spawns = 0;
-  for (CallInst *Begin : Begins) {
-    CallBase *Call = spawnedCall(*Begin);
-    if (!Call)
-      continue; // not the macro's shape: ws-lower says what is wrong
-    StringRef Why;
-    if (!canWrap(*Call, Why)) {
-      warnAt(*Call, "cannot measure this spawn (" + Why +
-                        "): its child's work is missing from the figures");
-      continue;
-    }
-    B.SetInsertPoint(Begin);
-    B.SetCurrentDebugLocation(Begin->getDebugLoc());
-    Value *Spawner =
-        B.CreateCall(hook(Hook::spawn), {At}, "ws.scale.spawner");
-    static const char *const AtNames[AtWords] = {
-        "ws.scale.span", "ws.scale.bspan", "ws.scale.tspan", "ws.scale.tbspan"};
-    Value *AtValues[AtWords];
-    for (unsigned I = 0; I != AtWords; ++I)
-      AtValues[I] = B.CreateLoad(
-          I64, B.CreateConstInBoundsGEP2_32(AtTy, At, 0, I), AtNames[I]);
+  for (CallInst *Begin : Begins)
+    Spawns += measureSpawn(Begin, F, At);
 
-    bool Indirect = !isa<Constant>(Call->getCalledOperand()->stripPointerCasts());
-    Function *W = wrapper(*Call, Indirect, F);
-    SmallVector<Value *, 8> Args(Call->args());
-    if (Indirect)
-      Args.push_back(Call->getCalledOperand());
-    Args.push_back(Spawner);
-    Args.append(std::begin(AtValues), std::end(AtValues));
-    B.SetInsertPoint(Call);
-    B.SetCurrentDebugLocation(Call->getDebugLoc());
-    CallBase *New;
-    if (auto *II = dyn_cast<InvokeInst>(Call))
-      New = B.CreateInvoke(W, II->getNormalDest(), II->getUnwindDest(), Args);
-    else
-      New = B.CreateCall(W, Args);
-    SmallVector<AttributeSet, 8> ParamAttrs;
-    for (unsigned I = 0, E = Call->arg_size(); I != E; ++I)
-      ParamAttrs.push_back(Call->getAttributes().getParamAttrs(I));
-    New->setAttributes(AttributeList::get(
-        Ctx, AttributeSet(), Call->getAttributes().getRetAttrs(), ParamAttrs));
-    New->takeName(Call);
-    New->copyMetadata(*Call);
-    Call->replaceAllUsesWith(New);
-    Call->eraseFromParent();
-    Begin->setArgOperand(1, W);
-    ++Spawns;
-  }
-
+  // Each sync between the clock's stop and restart.
   for (CallBase *Sync : Syncs) {
     B.SetInsertPoint(Sync);
     B.SetCurrentDebugLocation(Sync->getDebugLoc());
@@ -272,6 +291,7 @@ void ScaleInstrumenter::instrument(Function &F, ArrayRef<CallInst *> Begins) {
     B.CreateCall(hook(Hook::sync_end));
   }
 
+  // Each exit: the implicit sync, then the frame's end.
   FunctionCallee Sync = M.getOrInsertFunction(
       SyncName, FunctionType::get(Type::getVoidTy(Ctx), false));
   for (Instruction *Exit : Exits) {
