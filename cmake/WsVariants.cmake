@@ -47,18 +47,11 @@ endfunction()
 # ws_read_pool_variants(<var>)
 # The task pools' variant names of runtime/include/ws/pools.def, in its
 # order, into <var>.
+include(${CMAKE_CURRENT_LIST_DIR}/WsDefTable.cmake)
 set(WS_POOLS_DEF ${CMAKE_CURRENT_LIST_DIR}/../runtime/include/ws/pools.def)
-set_property(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/.. APPEND PROPERTY
-             CMAKE_CONFIGURE_DEPENDS ${WS_POOLS_DEF})
 
 function(ws_read_pool_variants var)
-  file(STRINGS ${WS_POOLS_DEF} rows REGEX "^WS_POOL_VARIANT\\(")
-  set(out)
-  foreach(row ${rows})
-    if(NOT row MATCHES "^WS_POOL_VARIANT\\(([a-z_]+), *\"([a-z-]+)\"\\)$")
-      message(FATAL_ERROR "${WS_POOLS_DEF}: cannot read the row: ${row}")
-    endif()
-    list(APPEND out ${CMAKE_MATCH_2})
-  endforeach()
+  ws_def_column(out ${WS_POOLS_DEF} WS_POOL_VARIANT
+                "^WS_POOL_VARIANT\\(([a-z_]+), *\"([a-z-]+)\"\\)$" 2)
   set(${var} ${out} PARENT_SCOPE)
 endfunction()

@@ -1,0 +1,18 @@
+# ws_def_column(<var> <file> <macro> <row regex> <group>)
+# One column of a contract table (a runtime/include/ws/*.def file): for
+# every line that starts with <macro>(, the <group>th capture of <row
+# regex>, in the table's order, into <var>.  A row the regex does not read
+# stops the configuration naming it.  CMake re-runs when the table changes.
+function(ws_def_column var file macro regex group)
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY
+               CMAKE_CONFIGURE_DEPENDS ${file})
+  file(STRINGS ${file} rows REGEX "^${macro}\\(")
+  set(out)
+  foreach(row ${rows})
+    if(NOT row MATCHES "${regex}")
+      message(FATAL_ERROR "${file}: cannot read the row: ${row}")
+    endif()
+    list(APPEND out ${CMAKE_MATCH_${group}})
+  endforeach()
+  set(${var} ${out} PARENT_SCOPE)
+endfunction()
