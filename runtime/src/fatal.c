@@ -23,16 +23,19 @@ static void once(void) {
   _exit(2);
 }
 
-void ws_fatal(const char *fmt, ...) {
+void ws_vfatal_as(const char *who, const char *fmt, va_list ap) {
   once();
   char buf[512];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  fflush(stdout);
+  fprintf(stderr, "%s: %s\n", who, buf);
+  _exit(2);
+}
+
+void ws_fatal(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-  fprintf(stderr, "ws: %s\n", buf);
-  _exit(2);
+  ws_vfatal_as("ws", fmt, ap);
 }
 
 void ws_fatal_in_handler(const char *fmt, ...) {

@@ -12,6 +12,10 @@
 /* From ordinary code, on any thread: stdout is flushed first, so the
  * program's output comes before the line. */
 __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, ...);
+/* The same line, "<who>: <message>", for a library of the runtime's that
+ * speaks under its own name (libws_scale: "ws-scale"). */
+__attribute__((noreturn, format(printf, 2, 0))) void
+ws_vfatal_as(const char *who, const char *fmt, va_list ap);
 
 /* From a signal handler, whose thread may hold stdio's or malloc's locks:
  * only async-signal-safe calls (ws_format_safe, write, nanosleep, _exit).

@@ -168,8 +168,10 @@ int sigaction(int sig, const struct sigaction *restrict act,
   return 0;
 }
 
-/* glibc's signal(): BSD semantics. */
-sighandler_t signal(int sig, sighandler_t handler) {
+/* signal() through our sigaction: handler with flags, the signal itself
+ * blocked while it runs when block_self. */
+static sighandler_t set_handler(int sig, sighandler_t handler, int flags,
+                                int block_self) {
   if (handler == SIG_ERR) {
     errno = EINVAL;
     return SIG_ERR;
@@ -178,25 +180,21 @@ sighandler_t signal(int sig, sighandler_t handler) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);
-  if (sig >= 1 && sig < NSIG)
+  if (block_self && sig >= 1 && sig < NSIG)
     sigaddset(&sa.sa_mask, sig);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_flags = flags;
   return sigaction(sig, &sa, &old) ? SIG_ERR : old.sa_handler;
+}
+
+/* glibc's signal(): BSD semantics. */
+sighandler_t signal(int sig, sighandler_t handler) {
+  return set_handler(sig, handler, SA_RESTART, 1);
 }
 
 /* signal() of a strict ISO C or XSI program (glibc redirects it here):
  * System V semantics, the handler reset on delivery. */
 sighandler_t __sysv_signal(int sig, sighandler_t handler) {
-  if (handler == SIG_ERR) {
-    errno = EINVAL;
-    return SIG_ERR;
-  }
-  struct sigaction sa, old;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = handler;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-  return sigaction(sig, &sa, &old) ? SIG_ERR : old.sa_handler;
+  return set_handler(sig, handler, SA_RESETHAND | SA_NODEFER, 0);
 }
 
 sighandler_t sysv_signal(int sig, sighandler_t handler) {

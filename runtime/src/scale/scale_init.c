@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../fatal.h"
 #include "scale.h"
 #include "scale_clock.h"
 #include "scale_env.h"
@@ -28,14 +29,9 @@ uint64_t ws_scale_residual, ws_scale_tresidual;
 uint64_t ws_scale_burden, ws_scale_tburden;
 
 void ws_scale_fatal(const char *fmt, ...) {
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-  fprintf(stderr, "ws-scale: %s\n", buf);
-  _exit(2);
+  ws_vfatal_as("ws-scale", fmt, ap);
 }
 
 static const char *getenv_lookup(const char *name, void *ctx) {
