@@ -52,7 +52,7 @@ void setRuntimeTlsModel(Module &M, GlobalVariable &GV) {
 /// in libws; the lowered module declares it with the TLS model of its
 /// output.
 static void setTlsModel(Module &M) {
-  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName})
+  for (StringRef Name : ThreadLocalNames)
     if (auto *GV = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name)))
       if (GV->isThreadLocal() && GV->isDeclaration())
         setRuntimeTlsModel(M, *GV);
@@ -61,7 +61,7 @@ static void setTlsModel(Module &M) {
 /// The names of the runtime's per-thread state are reserved: a module that
 /// has something else under one cannot take the fast paths.
 static bool reservedNamesFree(Module &M) {
-  for (StringRef Name : {DequeName, ScratchName, SpawnCountName, ViewsMaxName}) {
+  for (StringRef Name : ThreadLocalNames) {
     GlobalValue *GV = M.getNamedValue(Name);
     auto *Var = dyn_cast_or_null<GlobalVariable>(GV);
     if (GV && !(Var && Var->isDeclaration() && Var->isThreadLocal())) {

@@ -49,11 +49,8 @@ struct CallRow {
 };
 constexpr AbiEffect none = AbiEffect::None, barrier = AbiEffect::Barrier;
 const CallRow Calls[] = {
-#define WS_ABI_CALL(name, effect) {#name, effect},
-#define WS_ABI_STORE(helper, kind)
+#define WS_ABI_CALL(name, handle, effect) {#name, effect},
 #include "ws/abi.def"
-#undef WS_ABI_CALL
-#undef WS_ABI_STORE
 };
 
 struct StoreRow {
@@ -62,11 +59,8 @@ struct StoreRow {
 };
 constexpr AbiStoreKind tail = AbiStoreKind::Tail, counted = AbiStoreKind::Counted;
 const StoreRow Stores[] = {
-#define WS_ABI_CALL(name, effect)
 #define WS_ABI_STORE(helper, kind) {#helper, kind},
 #include "ws/abi.def"
-#undef WS_ABI_CALL
-#undef WS_ABI_STORE
 };
 } // namespace
 
@@ -76,9 +70,9 @@ std::optional<AbiEffect> abiCallEffect(StringRef Name, unsigned *TakeStores) {
       return R.Effect;
   // The generic entry points dispatch to the ops tables, whose fence-free
   // takes make the anti-coalescing store (THEP's its echo).
-  if (Name == "__ws_push")
+  if (Name == pushName("runtime"))
     return AbiEffect::None;
-  if (Name == "__ws_take") {
+  if (Name == takeName("runtime")) {
     if (TakeStores)
       *TakeStores = 1;
     return AbiEffect::Take;

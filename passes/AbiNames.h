@@ -2,8 +2,8 @@
 //
 // What compiled code calls and how the passes treat it, read from the
 // runtime's own tables (runtime/include/ws/variants.def and abi.def) and
-// header (ws/abi.h), so the runtime owns the contract; plus the markers the
-// user API leaves in the IR (runtime/include/ws/ws.h).
+// header (ws/abi.h), so the runtime owns the contract, with the markers the
+// user API leaves in the IR; plus the metadata the passes hand each other.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSFF_ABINAMES_H
@@ -19,27 +19,24 @@
 
 namespace wsff {
 
-inline constexpr llvm::StringLiteral SpawnBeginName = "__ws_spawn_begin";
-inline constexpr llvm::StringLiteral SpawnEndName = "__ws_spawn_end";
-inline constexpr llvm::StringLiteral SyncName = "__ws_sync";
+/// <handle>Name for every row of ws/abi.def: the runtime functions compiled
+/// code calls, the user API's markers, the per-thread variables compiled
+/// code addresses, and the symbols of a module's delta record.
+#define WS_ABI_CALL(name, handle, effect)                                      \
+  inline constexpr llvm::StringLiteral handle##Name = #name;
+#define WS_ABI_MARKER(name, handle)                                            \
+  inline constexpr llvm::StringLiteral handle##Name = #name;
+#define WS_ABI_TLS(name, handle)                                               \
+  inline constexpr llvm::StringLiteral handle##Name = #name;
+#define WS_ABI_RECORD(name, handle)                                            \
+  inline constexpr llvm::StringLiteral handle##Name = #name;
+#include "ws/abi.def"
+/// The per-thread variables, every row.
+inline constexpr llvm::StringLiteral ThreadLocalNames[] = {
+#define WS_ABI_TLS(name, handle) handle##Name,
+#include "ws/abi.def"
+};
 
-inline constexpr llvm::StringLiteral TailName = "__ws_tail";
-inline constexpr llvm::StringLiteral TailOwnedName = "__ws_tail_owned";
-inline constexpr llvm::StringLiteral SubmitName = "__ws_submit";
-inline constexpr llvm::StringLiteral ViewsAboveName = "__ws_views_above";
-inline constexpr llvm::StringLiteral ChildBeginName = "__ws_child_begin";
-inline constexpr llvm::StringLiteral ChildEndName = "__ws_child_end";
-inline constexpr llvm::StringLiteral PublishTailName = "__ws_publish_tail";
-inline constexpr llvm::StringLiteral JoinName = "__ws_join";
-/// -fws-race's hooks (docs/race.md).
-inline constexpr llvm::StringLiteral RaceEnterName = "__ws_race_enter";
-inline constexpr llvm::StringLiteral RaceLeaveName = "__ws_race_leave";
-inline constexpr llvm::StringLiteral RaceSpawnName = "__ws_race_spawn";
-/// C++ exceptions across tasks (ws/abi.h, runtime/src/exceptions.cpp).
-inline constexpr llvm::StringLiteral TaskThrewName = "__ws_task_threw";
-inline constexpr llvm::StringLiteral ExceptionCaptureName = "__ws_exception_capture";
-inline constexpr llvm::StringLiteral ExceptionDropName = "__ws_exception_drop";
-inline constexpr llvm::StringLiteral ExceptionRethrowName = "__ws_exception_rethrow";
 /// The personality of the landing pads the lowering adds (the Itanium C++
 /// ABI's: its catch-all clause catches any exception).
 inline constexpr llvm::StringLiteral CxxPersonalityName = "__gxx_personality_v0";
@@ -96,6 +93,14 @@ std::optional<AbiEffect> abiCallEffect(llvm::StringRef Name,
 enum class AbiStoreKind { Tail, Counted };
 std::optional<AbiStoreKind> abiStoreKind(llvm::StringRef Helper);
 
+/// The functions ws-lower makes, named after what they come from: a
+/// spawn's body and thunk (<prefix><function>.<n>), a spawning function's
+/// clone, and ws-leafsplit's entry.
+inline constexpr llvm::StringLiteral BodyPrefix = "__ws_body.";
+inline constexpr llvm::StringLiteral ThunkPrefix = "__ws_thunk.";
+inline constexpr llvm::StringLiteral CloneSuffix = ".ws";
+inline constexpr llvm::StringLiteral LeafEntrySuffix = ".entry";
+
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
 /// Metadata kind on a spawned call, once found (passes/SpawnCall.h).
@@ -115,12 +120,6 @@ inline constexpr llvm::StringLiteral CountedStoreMD = "ws.store";
 /// The fast paths' stores to the deque tail T: never counted (a push's T
 /// store may coalesce with the T store of the take that follows it).
 inline constexpr llvm::StringLiteral TailStoreMD = "ws.tstore";
-
-/// Per-thread state of the runtime that compiled code addresses.
-inline constexpr llvm::StringLiteral ScratchName = "ws_tls_scratch";
-inline constexpr llvm::StringLiteral SpawnCountName = "ws_tls_spawns";
-inline constexpr llvm::StringLiteral DequeName = "ws_my_dq";
-inline constexpr llvm::StringLiteral ViewsMaxName = "ws_tls_views_max";
 
 } // namespace wsff
 

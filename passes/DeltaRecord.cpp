@@ -24,8 +24,6 @@ using namespace llvm;
 
 namespace wsff {
 
-static constexpr StringLiteral RecordName = "__ws_delta_record";
-
 // The record's layout as the passes build it: eight 32-bit fields, then
 // the module name.  The plugin is compiled against the runtime's header,
 // so a layout that drifted stops the build here.
@@ -71,7 +69,7 @@ static Constant *recordInit(LLVMContext &Ctx, const ModuleFacts &F,
 /// declaration) is an error, and sets Taken.
 static GlobalVariable *findRecord(Module &M, bool &Taken) {
   Taken = false;
-  GlobalValue *GV = M.getNamedValue(RecordName);
+  GlobalValue *GV = M.getNamedValue(DeltaRecordName);
   if (!GV)
     return nullptr;
   auto *Record = dyn_cast<GlobalVariable>(GV);
@@ -82,7 +80,7 @@ static GlobalVariable *findRecord(Module &M, bool &Taken) {
       isa<GlobalVariable>(Init->getOperand(Name)))
     return Record;
   Taken = true;
-  error(M.getContext(), Twine(RecordName) + " is reserved for the record of "
+  error(M.getContext(), Twine(DeltaRecordName) + " is reserved for the record of "
                                             "the wsff passes; the module "
                                             "defines it otherwise");
   return nullptr;
@@ -114,7 +112,7 @@ void ensureRecord(Module &M, const WsOptions &Opts) {
   Constant *Id = ConstantDataArray::getString(Ctx, M.getModuleIdentifier());
   auto *IdVar = new GlobalVariable(M, Id->getType(), true,
                                    GlobalValue::PrivateLinkage, Id,
-                                   "__ws_delta_record.module");
+                                   ModuleRecordName);
   // Until the store count runs: every fence-free take of the runtime makes
   // one store of its own (ws/variants.def take_stores), so at least one
   // store separates two takes.
@@ -122,7 +120,7 @@ void ensureRecord(Module &M, const WsOptions &Opts) {
                 Opts.CountSpawns ? WS_RECORD_COUNTS_SPAWNS : 0u};
   auto *Record = new GlobalVariable(M, recordType(Ctx), true,
                                     GlobalValue::InternalLinkage,
-                                    recordInit(Ctx, F, IdVar), RecordName);
+                                    recordInit(Ctx, F, IdVar), DeltaRecordName);
   Record->setSection(WS_RECORD_SECTION);
   Record->setAlignment(Align(8));
   appendToUsed(M, {Record});
@@ -150,14 +148,13 @@ static void emitRemarks(const StoreCountResult &SC) {
 /// modules are not in the executable's ws_delta section, which is all the
 /// runtime walks, so each module also registers its own.
 static void addRegistration(Module &M, GlobalVariable *Record) {
-  static constexpr StringLiteral CtorName = "__ws_delta_record.register";
-  if (M.getFunction(CtorName))
+  if (M.getFunction(RecordCtorName))
     return;
   LLVMContext &Ctx = M.getContext();
   FunctionCallee Register = M.getOrInsertFunction(
       WS_REGISTER_MODULE_FN, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx));
   auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                GlobalValue::InternalLinkage, CtorName, M);
+                                GlobalValue::InternalLinkage, RecordCtorName, M);
   Ctor->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
   B.CreateCall(Register, {Record});

@@ -120,7 +120,7 @@ bool splitLeaf(Function &F) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = F.getContext();
   Function *Entry = Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
-                                     F.getAddressSpace(), F.getName() + ".entry", &M);
+                                     F.getAddressSpace(), F.getName() + LeafEntrySuffix, &M);
   Entry->copyAttributesFrom(&F);
   Entry->setLinkage(GlobalValue::InternalLinkage);
   PathCopy PC(F, *Entry);

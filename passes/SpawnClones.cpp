@@ -132,7 +132,7 @@ Function *makeClone(Function &F, const Runtime &RT) {
   Function *Clone =
       Function::Create(FunctionType::get(FT->getReturnType(), Params, false),
                        GlobalValue::InternalLinkage, F.getAddressSpace(),
-                       F.getName() + ".ws", &M);
+                       F.getName() + CloneSuffix, &M);
   Clone->copyAttributesFrom(&F);
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->setVisibility(GlobalValue::DefaultVisibility);

@@ -317,7 +317,7 @@ static void emitBody(SpawnSite &S, ArrayRef<Instruction *> Run,
     Params.push_back(V->getType());
   Type *RetTy = S.returnsValue() ? S.ResultTy : Type::getVoidTy(Ctx);
   S.Body = Function::Create(FunctionType::get(RetTy, Params, false),
-                            GlobalValue::InternalLinkage, "__ws_body." + Base, M);
+                            GlobalValue::InternalLinkage, BodyPrefix + Base, M);
   copyFunctionAttributes(Parent, *S.Body);
   S.Body->addFnAttr(Attribute::AlwaysInline);
   Argument *Tail = S.Body->getArg(0);
@@ -377,7 +377,7 @@ static void emitThunk(SpawnSite &S, const std::string &Base) {
   LLVMContext &Ctx = M.getContext();
   Type *PtrTy = PointerType::getUnqual(Ctx);
   S.Thunk = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false),
-                             GlobalValue::InternalLinkage, "__ws_thunk." + Base, M);
+                             GlobalValue::InternalLinkage, ThunkPrefix + Base, M);
   copyFunctionAttributes(Parent, *S.Thunk);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", S.Thunk));
   Value *Slot = S.Thunk->getArg(0);

@@ -4,6 +4,8 @@
 
 #include "RandomIR.h"
 
+#include "AbiNames.h"
+
 #include "llvm/FuzzMutate/RandomIRBuilder.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -26,17 +28,19 @@ const char *const Variants[] = {
 #undef WS_VARIANT
 };
 
+using namespace wsff;
+
 /// The runtime functions compiled code calls (ws/abi.def).
 const char *const AbiCalls[] = {
-#define WS_ABI_CALL(name, effect) #name,
-#define WS_ABI_STORE(helper, kind)
+#define WS_ABI_CALL(name, handle, effect) #name,
 #include "ws/abi.def"
-#undef WS_ABI_CALL
-#undef WS_ABI_STORE
 };
 
-const char *const BuiltinNames[] = {"__ws_spawn_begin", "__ws_spawn_end",
-                                    "__ws_sync"};
+/// The user API's markers (ws/abi.def).
+const char *const BuiltinNames[] = {
+#define WS_ABI_MARKER(name, handle) #name,
+#include "ws/abi.def"
+};
 
 std::string randomVariant(Rng &R) { return Variants[below(R, std::size(Variants))]; }
 
@@ -44,31 +48,29 @@ std::string randomVariant(Rng &R) { return Variants[below(R, std::size(Variants)
 std::string reservedName(Function &F, Rng &R) {
   switch (below(R, 12)) {
   case 0:
-    return "__ws_delta_record";
+    return DeltaRecordName.str();
   case 1:
-    return "__ws_delta_record.module";
-  case 2: {
-    const char *TLS[] = {"ws_tls_scratch", "ws_tls_spawns", "ws_my_dq"};
-    return TLS[below(R, 3)];
-  }
+    return chance(R, 50) ? ModuleRecordName.str() : RecordCtorName.str();
+  case 2:
+    return ThreadLocalNames[below(R, std::size(ThreadLocalNames))].str();
   case 3:
     return AbiCalls[below(R, std::size(AbiCalls))];
   case 4:
-    return (F.getName() + ".ws").str();
+    return (F.getName() + CloneSuffix).str();
   case 5:
-    return "__ws_push_" + randomVariant(R);
+    return pushName(randomVariant(R));
   case 6:
-    return "__ws_take_" + randomVariant(R);
+    return takeName(randomVariant(R));
   case 7:
-    return chance(R, 50) ? "__ws_push" : "__ws_take";
+    return chance(R, 50) ? pushName("runtime") : takeName("runtime");
   case 8:
-    return ("__ws_body." + F.getName() + ".0").str();
+    return (BodyPrefix + F.getName() + ".0").str();
   case 9:
-    return ("__ws_thunk." + F.getName() + ".0").str();
+    return (ThunkPrefix + F.getName() + ".0").str();
   case 10:
-    return (F.getName() + ".entry").str();
+    return (F.getName() + LeafEntrySuffix).str();
   default:
-    return BuiltinNames[below(R, 3)];
+    return BuiltinNames[below(R, std::size(BuiltinNames))];
   }
 }
 
@@ -128,7 +130,7 @@ void misuseBuiltin(Function &F, Instruction &At, Rng &R) {
   ValuePool Pool(At, R);
   Type *Void = Type::getVoidTy(Ctx);
   Type *Ptr = PointerType::getUnqual(Ctx);
-  FunctionType *Expected = Name == "__ws_spawn_begin"
+  FunctionType *Expected = Name == SpawnBeginName
                                ? FunctionType::get(Void, {Ptr}, true)
                                : FunctionType::get(Void, false);
   switch (below(R, 3)) {
@@ -172,7 +174,7 @@ void wsMetadata(Function &F, Rng &R) {
   Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   if (chance(R, 20)) { // a function that says it is a clone of ws-lower's
-    F.addFnAttr("ws-clone");
+    F.addFnAttr(CloneAttr);
     return;
   }
   SmallVector<Instruction *, 32> Insts;
@@ -180,8 +182,9 @@ void wsMetadata(Function &F, Rng &R) {
     Insts.push_back(&I);
   if (Insts.empty())
     return;
-  const char *Kinds[] = {"ws.take", "ws.store", "ws.tstore", "ws.sync.call"};
-  oneOf(R, Insts)->setMetadata(Kinds[below(R, 4)], MDNode::get(Ctx, {}));
+  const StringLiteral Kinds[] = {TakeSiteMD, CountedStoreMD, TailStoreMD, SyncCallMD,
+                                 SpawnedCallMD};
+  oneOf(R, Insts)->setMetadata(Kinds[below(R, std::size(Kinds))], MDNode::get(Ctx, {}));
 }
 
 /// A take site the store count must see: a call of a take entry point,
@@ -194,18 +197,18 @@ void takeSite(Function &F, Instruction &At, Rng &R) {
   switch (below(R, 4)) {
   case 0: {
     FunctionType *FT = FunctionType::get(Type::getInt32Ty(Ctx), {Ptr}, false);
-    callAt(At, FT, M.getOrInsertFunction("__ws_take_" + randomVariant(R), FT).getCallee(),
+    callAt(At, FT, M.getOrInsertFunction(takeName(randomVariant(R)), FT).getCallee(),
            Pool);
     return;
   }
   case 1: {
     FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), false);
-    CallInst::Create(FT, InlineAsm::get(FT, "# ws.take", "~{memory}", true), "", &At);
+    CallInst::Create(FT, InlineAsm::get(FT, TakeMarkerAsm, "~{memory}", true), "", &At);
     return;
   }
   case 2: {
     FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false);
-    callAt(At, FT, M.getOrInsertFunction("__ws_push_" + randomVariant(R), FT).getCallee(),
+    callAt(At, FT, M.getOrInsertFunction(pushName(randomVariant(R)), FT).getCallee(),
            Pool);
     return;
   }
@@ -232,7 +235,7 @@ void memoryOperation(Function &F, Instruction &At, Rng &R) {
   case 0: {
     StoreInst *SI = B.CreateAlignedStore(B.getInt64(below(R, 9)), Addr, Align(8), true);
     if (chance(R, 30))
-      SI->setMetadata(chance(R, 50) ? "ws.store" : "ws.tstore", MDNode::get(Ctx, {}));
+      SI->setMetadata(chance(R, 50) ? CountedStoreMD : TailStoreMD, MDNode::get(Ctx, {}));
     return;
   }
   case 1: {

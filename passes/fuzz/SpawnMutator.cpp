@@ -4,6 +4,8 @@
 
 #include "RandomIR.h"
 
+#include "AbiNames.h"
+
 #include "llvm/FuzzMutate/RandomIRBuilder.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -24,10 +26,10 @@ struct Builtins {
     LLVMContext &Ctx = M.getContext();
     Type *Ptr = PointerType::getUnqual(Ctx);
     Type *Void = Type::getVoidTy(Ctx);
-    Begin = M.getOrInsertFunction("__ws_spawn_begin",
+    Begin = M.getOrInsertFunction(wsff::SpawnBeginName,
                                   FunctionType::get(Void, {Ptr}, true));
-    End = M.getOrInsertFunction("__ws_spawn_end", FunctionType::get(Void, false));
-    Sync = M.getOrInsertFunction("__ws_sync", FunctionType::get(Void, false));
+    End = M.getOrInsertFunction(wsff::SpawnEndName, FunctionType::get(Void, false));
+    Sync = M.getOrInsertFunction(wsff::SyncName, FunctionType::get(Void, false));
   }
 };
 
