@@ -1,9 +1,9 @@
 /*
- * env.h — the environment variables of the runtime, parsed in one place
- * (WS_NUM_WORKERS, WS_DEQUE, WS_STORE_BUFFER, WS_DEQUE_SIZE, WS_STACK_SIZE,
- * WS_STATS, WS_BARRIER).
- * A bad value is reported as one line naming the variable and what it
- * accepts; the caller then exits with status 2.
+ * env.h — the runtime's own variables of ws/env.def (WS_NUM_WORKERS,
+ * WS_DEQUE, WS_STORE_BUFFER, WS_DEQUE_SIZE, WS_STACK_SIZE, WS_STATS,
+ * WS_BARRIER), read together at start-up with the parsers every library
+ * shares (env_value.h).  A bad value is reported as one line naming the
+ * variable and what it accepts; the caller then exits with status 2.
  */
 #ifndef WS_ENV_H
 #define WS_ENV_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "deque.h"
+#include "env_value.h"
 
 typedef struct ws_env {
   int nworkers;               /* WS_NUM_WORKERS; 0: not set */
@@ -24,10 +25,6 @@ typedef struct ws_env {
   int stats;                  /* WS_STATS */
   int barrier_signal;         /* WS_BARRIER=signal: FF-MB's fallback */
 } ws_env;
-
-/* Looks a variable up; NULL when unset.  getenv in the runtime, a table in
- * tests and the fuzzer. */
-typedef const char *(*ws_env_lookup)(const char *name, void *ctx);
 
 /* Returns 0, or -1 with one line (no newline) in err. */
 int ws_env_parse(ws_env_lookup lookup, void *ctx, ws_env *out, char *err,

@@ -34,11 +34,6 @@ static pthread_t main_thread;
 /* The workers' stack size (WS_STACK_SIZE), for ws_start. */
 static size_t worker_stack_size;
 
-static const char *getenv_lookup(const char *name, void *ctx) {
-  (void)ctx;
-  return getenv(name);
-}
-
 /* Sets up the calling thread's deque for worker w.  The control block is
  * this thread's TLS (deque.h), so only the thread itself can do it; thieves
  * look at w once `ready` says so. */
@@ -235,7 +230,7 @@ void __ws_register_module(const ws_module_record *r) {
 __attribute__((constructor(101))) static void ws_configure(void) {
   char err[512];
   ws_env env;
-  if (ws_env_parse(getenv_lookup, NULL, &env, err, sizeof err)) {
+  if (ws_env_parse(ws_env_getenv, NULL, &env, err, sizeof err)) {
     fprintf(stderr, "ws: %s\n", err);
     exit(2);
   }

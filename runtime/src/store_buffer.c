@@ -95,18 +95,13 @@ ws_store_bound ws_resolve_store_buffer_with(const ws_env *env,
   return b;
 }
 
-static const char *getenv_lookup(const char *name, void *ctx) {
-  (void)ctx;
-  return getenv(name);
-}
-
 static void warn_stderr(const char *line, void *ctx) {
   (void)ctx;
   fprintf(stderr, "%s\n", line);
 }
 
 ws_store_bound ws_resolve_store_buffer(const ws_env *env) {
-  const ws_sb_probe system = {getenv_lookup, NULL, ws_cpu_identify, warn_stderr};
+  const ws_sb_probe system = {ws_env_getenv, NULL, ws_cpu_identify, warn_stderr};
   return ws_resolve_store_buffer_with(env, &system);
 }
 

@@ -98,8 +98,3 @@ void cli_default_cpus(int cpus[2]) {
   cpus[0] = allowed_cpu(0);
   cpus[1] = allowed_cpu(1);
 }
-
-const char *cli_getenv(const char *name, void *ctx) {
-  (void)ctx;
-  return getenv(name);
-}

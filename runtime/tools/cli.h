@@ -26,7 +26,5 @@ void cli_cpus(const char *opt, const char *s, int cpus[2]);
 /* The first two CPUs this process may run on (-1 where there is none). */
 void cli_default_cpus(int cpus[2]);
 
-/* getenv as a ws_env_lookup (env.h), for ws_calibration_path. */
-const char *cli_getenv(const char *name, void *ctx);
 
 #endif

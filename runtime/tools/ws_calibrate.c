@@ -298,7 +298,7 @@ static int save(const options *o, const ws_calibration_record *rec) {
     say("[save] --dry-run: not saved: %s", line);
     return 0;
   }
-  if (ws_calibration_path(cli_getenv, NULL, path, sizeof path) < 0) {
+  if (ws_calibration_path(ws_env_getenv, NULL, path, sizeof path) < 0) {
     fprintf(stderr, "ws-calibrate: no place for the calibration file: set "
                     "WS_CALIBRATION_FILE or HOME\n");
     return 1;

@@ -1,11 +1,13 @@
-/* pool_env.c — the pool variants by name (ws/pools.def), WS_POOL and WS_POOL_CHUNK.  Same
- * style as the runtime's env.c: a bad value is one line naming the variable
- * and what it accepts, then exit status 2. */
-#include <errno.h>
+/* pool_env.c — the pool variants by name (ws/pools.def), and the pools'
+ * variables of ws/env.def, WS_POOL and WS_POOL_CHUNK, read with the
+ * runtime's parsers (env_value.h): a bad value is one line naming the
+ * variable and what it accepts, then exit status 2. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../env_value.h"
 #include "pool_impl.h"
 
 /* The rows of ws/pools.def. */
@@ -29,41 +31,38 @@ const ws_pool_ops *ws_pool_ops_by_name(const char *name) {
   return NULL;
 }
 
-__attribute__((noreturn)) static void bad(const char *var, const char *val,
-                                          const char *accepts) {
-  fflush(stdout);
-  fprintf(stderr, "ws: %s=\"%s\" is not valid: expected %s\n", var, val,
-          accepts);
-  exit(2);
+/* The value of one of the pools' variables, or the program stops with the
+ * line that says what it accepts. */
+static const char *checked(const char *var, const char *val, int ok, const char *accepts) {
+  if (!ok) {
+    char err[256];
+    ws_env_bad(err, sizeof err, var, val, accepts);
+    fflush(stdout);
+    fprintf(stderr, "ws: %s\n", err);
+    exit(2);
+  }
+  return val;
 }
 
 const ws_pool_ops *ws_pool_env_variant(void) {
-  const char *v = getenv("WS_POOL");
+  const char *v = ws_env_getenv("WS_POOL", NULL);
   if (!v)
     return NULL;
   const ws_pool_ops *ops = ws_pool_ops_by_name(v);
-  if (!ops) {
-    char what[160];
-    snprintf(what, sizeof what, "one of %s", ws_pool_variants());
-    bad("WS_POOL", v, what);
-  }
+  char what[160];
+  snprintf(what, sizeof what, "one of %s", ws_pool_variants());
+  checked("WS_POOL", v, ops != NULL, what);
   return ops;
 }
 
 size_t ws_pool_env_chunk(void) {
-  const char *v = getenv("WS_POOL_CHUNK");
+  const char *v = ws_env_getenv("WS_POOL_CHUNK", NULL);
   if (!v)
     return 0;
   char what[96];
   snprintf(what, sizeof what, "an integer from 1 to %ld (tasks per SALSA chunk)",
            WS_POOL_MAX_CHUNK);
-  int digits = *v != '\0';
-  for (const char *c = v; *c; c++)
-    digits &= *c >= '0' && *c <= '9';
-  errno = 0;
-  char *end;
-  unsigned long long n = digits ? strtoull(v, &end, 10) : 0;
-  if (!digits || errno || *end || n < 1 || n > WS_POOL_MAX_CHUNK)
-    bad("WS_POOL_CHUNK", v, what);
+  uint64_t n = 0;
+  checked("WS_POOL_CHUNK", v, ws_env_uint(v, 1, WS_POOL_MAX_CHUNK, &n) == 0, what);
   return (size_t)n;
 }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../env_value.h"
 #include "race.h"
 
 enum { RACE_EXIT_STATUS = 66, MAX_FRAMES = 16 };
@@ -32,23 +33,20 @@ static unsigned long races;
 /* ---- settings ---- */
 
 static void bad_setting(const char *var, const char *val, const char *accepts) {
-  fprintf(stderr, "ws: %s=\"%s\" is not valid: expected %s\n", var, val, accepts);
+  char err[256];
+  ws_env_bad(err, sizeof err, var, val, accepts);
+  fprintf(stderr, "ws: %s\n", err);
   _exit(2);
 }
 
 static void on_exit_status(int status, void *arg);
 
 void ws_race_report_init(void) {
-  const char *h = getenv("WS_RACE_HALT");
-  if (h) {
-    if (!strcmp(h, "0"))
-      halt = 0;
-    else if (!strcmp(h, "1"))
-      halt = 1;
-    else
-      bad_setting("WS_RACE_HALT", h, "0 (report every race) or 1 (stop at the first)");
-  }
-  log_path = getenv("WS_RACE_LOG");
+  static const char *const off_on[] = {"0", "1", NULL};
+  const char *h = ws_env_getenv("WS_RACE_HALT", NULL);
+  if (h && (halt = ws_env_choice(h, off_on)) < 0)
+    bad_setting("WS_RACE_HALT", h, "0 (report every race) or 1 (stop at the first)");
+  log_path = ws_env_getenv("WS_RACE_LOG", NULL);
   if (log_path && !*log_path)
     bad_setting("WS_RACE_LOG", log_path, "a file to append the reports to");
   on_exit(on_exit_status, NULL);
@@ -79,11 +77,11 @@ static void start_symbolizer(void) {
     symbolizer_failed = 1;
     return;
   }
+  const char *mine = ws_env_getenv("WS_RACE_SYMBOLIZER", NULL);
   pid_t pid = fork();
   if (pid == 0) {
     dup2(in[0], 0);
     dup2(back[1], 1);
-    const char *mine = getenv("WS_RACE_SYMBOLIZER");
     const char *tries[] = {mine, "llvm-symbolizer-19", "llvm-symbolizer",
                            "/usr/lib/llvm-19/bin/llvm-symbolizer"};
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++)

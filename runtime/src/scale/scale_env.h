@@ -1,6 +1,6 @@
 /*
  * scale_env.h — the environment of a program built with -fws-scale, parsed
- * in one place like env.h: a bad value is one line naming the variable and
+ * with the runtime's parsers (env_value.h): a bad value is one line naming the variable and
  * what it accepts, and the program stops (status 2) before main.
  */
 #ifndef WS_SCALE_ENV_H
@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../env_value.h"
 
 #define WS_SCALE_DEFAULT_OUT "ws-scale.csv"
 /* What the burdened span charges every spawn, in ns or in instructions:
@@ -26,10 +28,8 @@ typedef struct ws_scale_env {
   int workers;        /* WS_SCALE_WORKERS: last P of the table; 0: not set */
 } ws_scale_env;
 
-typedef const char *(*ws_scale_env_lookup)(const char *name, void *ctx);
-
 /* Returns 0, or -1 with one line (no newline) in err. */
-int ws_scale_env_parse(ws_scale_env_lookup lookup, void *ctx,
+int ws_scale_env_parse(ws_env_lookup lookup, void *ctx,
                        ws_scale_env *out, char *err, size_t errlen);
 
 #endif

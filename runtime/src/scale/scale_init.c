@@ -34,11 +34,6 @@ void ws_scale_fatal(const char *fmt, ...) {
   ws_vfatal_as("ws-scale", fmt, ap);
 }
 
-static const char *getenv_lookup(const char *name, void *ctx) {
-  (void)ctx;
-  return getenv(name);
-}
-
 static ws_scale_row row_of(const char *name, uint64_t count,
                            const ws_scale_figures *f) {
   ws_scale_row r = {name,
@@ -109,7 +104,7 @@ static void report(void) {
 
 __attribute__((constructor(102))) static void ws_scale_start(void) {
   char err[512];
-  if (ws_scale_env_parse(getenv_lookup, NULL, &env, err, sizeof err)) {
+  if (ws_scale_env_parse(ws_env_getenv, NULL, &env, err, sizeof err)) {
     fprintf(stderr, "ws: %s\n", err);
     exit(2);
   }
