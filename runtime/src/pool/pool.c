@@ -16,18 +16,6 @@
 #define VERSION_ONE (1ULL << 32)
 #define IDLE_SPINS 32
 
-void *ws_pool_alloc(size_t size, const char *what) {
-  void *m = aligned_alloc(WS_CACHE_LINE,
-                          (size + WS_CACHE_LINE - 1) & ~(size_t)(WS_CACHE_LINE - 1));
-  if (!m)
-    ws_fatal("out of memory allocating %s (%zu bytes)", what, size);
-  return m;
-}
-
-void *ws_pool_zalloc(size_t size, const char *what) {
-  return memset(ws_pool_alloc(size, what), 0, size);
-}
-
 static size_t round_up_pow2(size_t n) {
   size_t p = 1;
   while (p < n)

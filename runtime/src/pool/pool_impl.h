@@ -71,7 +71,8 @@ const ws_pool_ops *ws_pool_ops_by_name(const char *name);
 const ws_pool_ops *ws_pool_env_variant(void);
 size_t ws_pool_env_chunk(void);
 
-/* Allocation that stops the program on failure, naming what it allocated. */
+/* pool_alloc.c: allocation that stops the program on failure, naming what
+ * it allocated. */
 void *ws_pool_alloc(size_t size, const char *what);
 void *ws_pool_zalloc(size_t size, const char *what);
 
