@@ -11,8 +11,6 @@
 
 #include "race.h"
 
-__thread int ws_race_checked __attribute__((tls_model("initial-exec")));
-
 #define PC ((uintptr_t)__builtin_return_address(0))
 #define CHECKED __builtin_expect(ws_race_checked > 0, 1)
 

@@ -36,10 +36,10 @@ static uint32_t nodes = 1, capacity; /* node 0: none */
 static ws_strand new_node(int kind) {
   if (nodes >= capacity) {
     uint32_t c = capacity ? 2 * capacity : 1u << 16;
-    parent = realloc(parent, c * sizeof *parent);
-    tag = realloc(tag, c);
-    stack_at = realloc(stack_at, c * sizeof *stack_at);
-    owner = realloc(owner, c * sizeof *owner);
+    parent = ws_race_realloc(parent, c * sizeof *parent);
+    tag = ws_race_realloc(tag, c);
+    stack_at = ws_race_realloc(stack_at, c * sizeof *stack_at);
+    owner = ws_race_realloc(owner, c * sizeof *owner);
     if (!parent || !tag || !stack_at || !owner)
       ws_fatal("-fws-race: out of memory for %u strands", c);
     capacity = c;
@@ -103,7 +103,7 @@ ws_strand ws_race_current;
 static procedure *push_frame(ws_slot *base, int child) {
   if (depth == frames_cap) {
     frames_cap = frames_cap ? 2 * frames_cap : 256;
-    frames = realloc(frames, frames_cap * sizeof *frames);
+    frames = ws_race_realloc(frames, frames_cap * sizeof *frames);
     if (!frames)
       ws_fatal("-fws-race: out of memory for %u procedures", frames_cap);
   }
@@ -180,7 +180,7 @@ void __ws_race_spawn(ws_slot *slot) {
   procedure *p = top();
   if (nsegments == segments_cap) {
     segments_cap = segments_cap ? 2 * segments_cap : 1024;
-    segments = realloc(segments, segments_cap * sizeof *segments);
+    segments = ws_race_realloc(segments, segments_cap * sizeof *segments);
     if (!segments)
       ws_fatal("-fws-race: out of memory for spawns");
   }

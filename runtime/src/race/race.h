@@ -15,6 +15,11 @@
  *   access.c  the __tsan_* entry points
  *   report.c  what a race report says, and the exit status
  *   heap.c    freed memory forgets its accesses
+ *   checked.c which code is checked
+ *   stacks.c  call stacks
+ *   init.c    start-up
+ * Layers, bottom up: checked and stacks; bags; report; shadow; access,
+ * heap and init (no file calls one above it).
  */
 #ifndef WS_RACE_H
 #define WS_RACE_H
@@ -23,6 +28,14 @@
 #include <stdint.h>
 
 #include "../worker.h"
+
+/* The checker's own memory comes from glibc's allocator itself, not
+ * through the program's free and realloc (heap.c), which would make the
+ * checker's blocks forget accesses. */
+void *__libc_realloc(void *p, size_t n);
+void __libc_free(void *p);
+static inline void *ws_race_realloc(void *p, size_t n) { return __libc_realloc(p, n); }
+static inline void ws_race_free(void *p) { __libc_free(p); }
 
 /* A strand: a node of the union-find of bags.  0: none. */
 typedef uint32_t ws_strand;
@@ -55,7 +68,7 @@ static inline int ws_race_parallel(ws_strand s) {
 uintptr_t ws_race_spawn_of(ws_strand s);
 uint32_t ws_race_stack_of(ws_strand s);
 
-/* ---- the checking thread, and code that is not checked ---- */
+/* ---- the checking thread, and code that is not checked (checked.c) ---- */
 
 /* Only the thread that runs the computation (the main thread) is checked;
  * the runtime's own work and the reducers' callbacks are not. */

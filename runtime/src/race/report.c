@@ -198,7 +198,7 @@ static const char *symbolize(uintptr_t pc) {
   fclose(t);
   if (nsymbols == symbols_cap) {
     symbols_cap = symbols_cap ? 2 * symbols_cap : 64;
-    symbols = realloc(symbols, symbols_cap * sizeof *symbols);
+    symbols = ws_race_realloc(symbols, symbols_cap * sizeof *symbols);
     if (!symbols)
       ws_fatal("-fws-race: out of memory for a report");
   }
@@ -250,7 +250,7 @@ static int reported(uintptr_t pc, uintptr_t earlier_pc) {
       return 1;
   if (nseen == seen_cap) {
     seen_cap = seen_cap ? 2 * seen_cap : 64;
-    seen = realloc(seen, seen_cap * sizeof *seen);
+    seen = ws_race_realloc(seen, seen_cap * sizeof *seen);
     if (!seen)
       ws_fatal("-fws-race: out of memory for reports");
   }

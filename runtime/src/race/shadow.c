@@ -59,7 +59,7 @@ static void grow(void) {
         j = (j + 1) & (cap - 1);
       t[j] = table[i];
     }
-  free(table);
+  ws_race_free(table);
   table = t;
   table_cap = cap;
 }

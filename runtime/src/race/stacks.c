@@ -18,8 +18,8 @@ static unsigned depth, interned, depth_cap;
 void ws_race_stack_push(uintptr_t call_site) {
   if (depth == depth_cap) {
     depth_cap = depth_cap ? 2 * depth_cap : 1024;
-    sites_now = realloc(sites_now, depth_cap * sizeof *sites_now);
-    ids_now = realloc(ids_now, depth_cap * sizeof *ids_now);
+    sites_now = ws_race_realloc(sites_now, depth_cap * sizeof *sites_now);
+    ids_now = ws_race_realloc(ids_now, depth_cap * sizeof *ids_now);
     if (!sites_now || !ids_now)
       ws_fatal("-fws-race: out of memory for call stacks");
   }
@@ -56,10 +56,10 @@ static uint32_t intern(uint32_t below, uintptr_t pc) {
         return c;
   if (ids >= ids_cap) {
     uint32_t cap = ids_cap ? 2 * ids_cap : 1u << 12;
-    up = realloc(up, cap * sizeof *up);
-    site = realloc(site, cap * sizeof *site);
-    first = realloc(first, cap * sizeof *first);
-    next = realloc(next, cap * sizeof *next);
+    up = ws_race_realloc(up, cap * sizeof *up);
+    site = ws_race_realloc(site, cap * sizeof *site);
+    first = ws_race_realloc(first, cap * sizeof *first);
+    next = ws_race_realloc(next, cap * sizeof *next);
     if (!up || !site || !first || !next)
       ws_fatal("-fws-race: out of memory for call stacks");
     for (uint32_t i = ids_cap; i < cap; i++)
