@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #define DEBUG_TYPE "ws-scale"
 
@@ -75,6 +76,15 @@ void ScaleInstrumenter::declareHooks() {
         AttributeList::get(Ctx, AttributeList::FunctionIndex,
                            {Attribute::NoUnwind});
     Hooks[I] = M.getOrInsertFunction(S.Name, Ty, NoUnwind);
+  }
+  // The start-up's anchor (ws/scale_hooks.def `start`): a reference that
+  // makes a static link take libws_scale's start-up with the hooks.
+  if (!M.getNamedGlobal(ScaleData_start.str() + ".ref")) {
+    Constant *Anchor = M.getOrInsertGlobal(ScaleData_start, Type::getInt32Ty(Ctx));
+    auto *Ref = new GlobalVariable(M, Anchor->getType(), true,
+                                   GlobalValue::PrivateLinkage, Anchor,
+                                   ScaleData_start.str() + ".ref");
+    appendToCompilerUsed(M, {Ref});
   }
 }
 

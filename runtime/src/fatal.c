@@ -38,6 +38,12 @@ void ws_fatal(const char *fmt, ...) {
   ws_vfatal_as("ws", fmt, ap);
 }
 
+void ws_fatal_as(const char *who, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ws_vfatal_as(who, fmt, ap);
+}
+
 void ws_fatal_in_handler(const char *fmt, ...) {
   once();
   char buf[512] = "ws: ";

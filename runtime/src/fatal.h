@@ -16,6 +16,8 @@ __attribute__((noreturn, format(printf, 1, 2))) void ws_fatal(const char *fmt, .
  * speaks under its own name (libws_scale: "ws-scale"). */
 __attribute__((noreturn, format(printf, 2, 0))) void
 ws_vfatal_as(const char *who, const char *fmt, va_list ap);
+__attribute__((noreturn, format(printf, 2, 3))) void ws_fatal_as(const char *who,
+                                                                 const char *fmt, ...);
 
 /* From a signal handler, whose thread may hold stdio's or malloc's locks:
  * only async-signal-safe calls (ws_format_safe, write, nanosleep, _exit).

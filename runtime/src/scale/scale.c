@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "scale.h"
+#include "scale_clock.h"
+#include "scale_regions.h"
 #include "ws/abi.h"
 #include "ws/scale.h"
 
@@ -31,6 +33,10 @@ typedef struct ws_scale_worker {
   int running;         /* is a strand of `top` running */
   ws_scale_frame base;
 } ws_scale_worker;
+
+/* The hooks' parameters, set by the start-up (scale_init.c). */
+uint64_t ws_scale_residual, ws_scale_tresidual;
+uint64_t ws_scale_burden, ws_scale_tburden;
 
 static __thread ws_scale_worker self __attribute__((tls_model("initial-exec")));
 static ws_scale_frame *program;

@@ -14,12 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "scale.h"
 #include "scale_clock.h"
+#include "scale_frame.h"
 
 #define WS_SCALE_DATA(name, type, storage) extern WS_SCALE_##storage type __ws_scale_##name;
 #define WS_SCALE_tls __thread __attribute__((tls_model("initial-exec")))
 #define WS_SCALE_weak __attribute__((weak)) const
+#define WS_SCALE_anchor const
 #include "ws/scale_hooks.def"
 
 /* The counted modules add to it; hooks read it. */

@@ -29,6 +29,11 @@ int ws_scale_clock_counted(void);
 /* instructions for -fws-scale=instructions, else tsc on x86, else wall. */
 ws_scale_clock_id ws_scale_clock_default(void);
 
+/* The clock of the DAG, and with -fws-scale the time clock beside it
+ * (ws_scale_timed), set by ws_scale_clock_select. */
+extern uint64_t (*ws_scale_now)(void);
+extern uint64_t (*ws_scale_tnow)(void);
+extern int ws_scale_timed;
 /* Sets the clocks.  A program without counts measures everything with
  * `id`.  A counted one measures the DAG in instructions (ws_scale_now) and,
  * unless `id` is instructions, times its strands with `id` too

@@ -15,6 +15,7 @@
 #include "scale.h"
 #include "scale_clock.h"
 #include "scale_env.h"
+#include "scale_regions.h"
 #include "scale_report.h"
 #include "ws/ws.h"
 
@@ -22,17 +23,11 @@ static ws_scale_env env;
 static uint64_t burden;  /* in the DAG clock's unit */
 static uint64_t tburden; /* two clocks: in ns */
 
-/* The hooks' parameters, set here before main.  This file's constructor
- * must be linked whenever the hooks are (libws_scale is an archive): the
- * hooks' references to these and to ws_scale_fatal pull it in. */
-uint64_t ws_scale_residual, ws_scale_tresidual;
-uint64_t ws_scale_burden, ws_scale_tburden;
-
-void ws_scale_fatal(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ws_vfatal_as("ws-scale", fmt, ap);
-}
+/* This file's constructor must be linked whenever the hooks are
+ * (libws_scale is an archive), but the hooks do not call up into their
+ * start-up: every module the ws-scale pass instruments refers to this
+ * anchor instead (ws/scale_hooks.def). */
+const int __ws_scale_start = 1;
 
 static ws_scale_row row_of(const char *name, uint64_t count,
                            const ws_scale_figures *f) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale.h"
+#include "scale_regions.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_scale_region_row *rows;

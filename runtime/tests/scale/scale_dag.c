@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "scale.h"
+#include "scale_clock.h"
+#include "scale_regions.h"
 #include "ws/scale.h"
 
 #define WS_SCALE_HOOK(name, ret, ...) ret __ws_scale_##name(__VA_ARGS__);
