@@ -5,7 +5,7 @@
  * its own tail, as it would a stolen task, and the caller sleeps on a
  * futex until it is done.  Any number of threads may submit at once; each
  * call runs exactly once, in the order the calls came.  (With one worker,
- * the main thread, a thread runs its calls itself: init.c,
+ * the main thread, a thread runs its calls itself: startup.c,
  * ws_bind_caller.)
  *
  * A queued call cannot be taken back: a worker may be running it on the

@@ -1,7 +1,7 @@
 /* tail.c — __ws_tail(): the calling thread's tail, where an entry point into
  * spawning code starts.  Compiled into the fast-path bitcode as well, so it
  * inlines into every entry point: two loads and a test once the thread
- * runs spawning code; the first call binds the thread (init.c), and a call
+ * runs spawning code; the first call binds the thread (startup.c), and a call
  * from a signal handler of the program's is refused there (signals.c). */
 #include "worker.h"
 

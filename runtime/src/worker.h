@@ -57,6 +57,8 @@ typedef struct ws_runtime {
   const char *x_source;
   int counts_spawns; /* every module with takes was compiled with -fws-stats */
   size_t deque_size;
+  size_t stack_size;     /* of each worker thread (WS_STACK_SIZE) */
+  pthread_t main_thread; /* the thread that ran the configuration: worker 0 */
   int stats;
   _Atomic int shutdown;
   _Atomic int sleepers;
@@ -73,14 +75,19 @@ typedef struct ws_runtime {
 extern ws_runtime ws_rt;
 extern __thread ws_worker *ws_tls_self __attribute__((tls_model("initial-exec")));
 
-/* ws_rt: rt.c.  ws_fatal, ws_fatal_in_handler: fatal.h. */
+/* rt.c: guards the configuration against the start (a module dlopen'ed
+ * while the workers start) and the worker count. */
+extern pthread_mutex_t ws_rt_lock;
+/* rt.c: is the caller the main thread (worker 0)? */
+int ws_is_main_thread(void);
+/* ws_fatal, ws_fatal_in_handler: fatal.h. */
 
-/* init.c: starts the workers, once; the program's count is fixed then. */
+/* startup.c: starts the workers, once; the program's count is fixed then. */
 void ws_start(void);
-/* init.c: ws_rt as its constructor configured it from the environment.  A
- * part of the runtime that reads the configuration without spawning (the
- * pools) asks here: libws is an archive, and this reference is what links
- * the constructor into such a program (rt.c alone would leave ws_rt
+/* configure.c: ws_rt as its constructor configured it from the environment.
+ * A part of the runtime that reads the configuration (the pools, the
+ * start-up) asks here: libws is an archive, and this reference is what
+ * links the constructor into the program (rt.c alone would leave ws_rt
  * zero). */
 const ws_runtime *ws_runtime_configured(void);
 /* The calling thread's tail after starting the runtime and binding the
@@ -89,7 +96,6 @@ const ws_runtime *ws_runtime_configured(void);
  * submitted to the workers.  First, inside a signal handler of the
  * program's, stops the program (signals.c). */
 ws_slot *ws_bind_caller(void);
-int ws_is_main_thread(void);
 
 /* submit.c: runs one submitted call if there is one (idle workers). */
 int ws_serve_submission(ws_worker *self);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* libws (init.c); ws/ws.h would give the serial elision's here. */
+/* libws (startup.c); ws/ws.h would give the serial elision's here. */
 int ws_num_workers(void);
 
 static ws_runtime saved_rt;
@@ -62,7 +62,7 @@ void dh_free_worker(ws_worker *w) {
 void dh_install(const ws_deque_ops *ops, ws_worker **workers, int n,
                 int64_t delta) {
   if (!saved) {
-    /* Asking the runtime (init.c) also links its start-up, which read
+    /* Asking the runtime (configure.c) also links its start-up, which read
      * WS_NUM_WORKERS. */
     int n = ws_num_workers();
     DH_CHECK(n == 1,

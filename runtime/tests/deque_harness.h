@@ -28,7 +28,7 @@ dh_fail(const char *file, int line, const char *fmt, ...);
 /* The variant of that name, or a usage message and exit status 2. */
 const ws_deque_ops *dh_variant(const char *name);
 
-/* A worker set up as init.c's does, with a deque of `capacity` slots on
+/* A worker set up as startup.c's does, with a deque of `capacity` slots on
  * the heap (not in the thread's TLS: one thread drives several). */
 ws_worker *dh_new_worker(const ws_deque_ops *ops, int id, size_t capacity);
 void dh_free_worker(ws_worker *w);

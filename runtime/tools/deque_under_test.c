@@ -131,7 +131,7 @@ dut *dut_new(int v, uint32_t ntasks, char *err, size_t errlen) {
     return NULL;
   }
   memset((void *)d->lines, 0, MAX_PAD_LINES * sizeof *d->lines);
-  /* As init.c and the worker's thread set them: FF-MB's barrier signals
+  /* As configure.c and the worker's thread set them: FF-MB's barrier signals
    * the owner's thread (when membarrier is missing), whose handler answers
    * through ws_tls_self. */
   d->owner->dq = d->q;

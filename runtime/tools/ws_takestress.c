@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < o.nvariants; i++) {
     int v = o.variants[i];
     unsigned x = dut_take_stores(v);
-    /* As init.c sets ws_rt.delta_validated: FF-MB's and THEP's thieves
+    /* As configure.c sets ws_rt.delta_validated: FF-MB's and THEP's thieves
      * never trust the default S, a guess; every uncertain steal then
      * forces the barrier (FF-MB) or waits for the echo (THEP). */
     int guessed = o.S_source && strcmp(o.S_source, "default") == 0;

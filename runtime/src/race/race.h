@@ -111,7 +111,7 @@ void ws_race_found(enum ws_race_kind kind, uintptr_t addr, uintptr_t pc,
 /* Reads WS_RACE_HALT and WS_RACE_LOG; installs the exit status check. */
 void ws_race_report_init(void);
 
-/* ---- the runtime's side (views.c, init.c, the pass's calls) ---- */
+/* ---- the runtime's side (views.c, the pass's calls) ---- */
 
 /* A procedure that spawns begins (its entry tail) and ends. */
 void __ws_race_enter(ws_slot *tail);

@@ -19,7 +19,7 @@
 #include "ws/scale.h"
 
 /* libws: binds the calling thread to its deque, starting the workers the
- * first time (init.c). */
+ * first time (startup.c). */
 ws_slot *ws_bind_caller(void);
 
 /* The hooks' prototypes, from the list the pass reads too. */
