@@ -280,4 +280,53 @@ template <class F, class... A> WS_DETAIL_INLINE held<F, A...> hold(F &&fn, A &&.
 } // namespace detail
 } // namespace ws
 
+
+/* The spawned call of M arguments, through the begin marker (above): one branch per M, the others typed but empty. */
+#define WS_DETAIL_ARGS_0(M)
+#define WS_DETAIL_ARGS_1(M) __ws_h.template arg<0, M>()
+#define WS_DETAIL_ARGS_2(M) WS_DETAIL_ARGS_1(M), __ws_h.template arg<1, M>()
+#define WS_DETAIL_ARGS_3(M) WS_DETAIL_ARGS_2(M), __ws_h.template arg<2, M>()
+#define WS_DETAIL_ARGS_4(M) WS_DETAIL_ARGS_3(M), __ws_h.template arg<3, M>()
+#define WS_DETAIL_ARGS_5(M) WS_DETAIL_ARGS_4(M), __ws_h.template arg<4, M>()
+#define WS_DETAIL_ARGS_6(M) WS_DETAIL_ARGS_5(M), __ws_h.template arg<5, M>()
+#define WS_DETAIL_ARGS_7(M) WS_DETAIL_ARGS_6(M), __ws_h.template arg<6, M>()
+#define WS_DETAIL_ARGS_8(M) WS_DETAIL_ARGS_7(M), __ws_h.template arg<7, M>()
+#define WS_DETAIL_ARGS_9(M) WS_DETAIL_ARGS_8(M), __ws_h.template arg<8, M>()
+#define WS_DETAIL_ARGS_10(M) WS_DETAIL_ARGS_9(M), __ws_h.template arg<9, M>()
+#define WS_DETAIL_ARGS_11(M) WS_DETAIL_ARGS_10(M), __ws_h.template arg<10, M>()
+#define WS_DETAIL_ARGS_12(M) WS_DETAIL_ARGS_11(M), __ws_h.template arg<11, M>()
+#define WS_DETAIL_ARGS_13(M) WS_DETAIL_ARGS_12(M), __ws_h.template arg<12, M>()
+#define WS_DETAIL_ARGS_14(M) WS_DETAIL_ARGS_13(M), __ws_h.template arg<13, M>()
+#define WS_DETAIL_ARGS_15(M) WS_DETAIL_ARGS_14(M), __ws_h.template arg<14, M>()
+#define WS_DETAIL_ARGS_16(M) WS_DETAIL_ARGS_15(M), __ws_h.template arg<15, M>()
+#define WS_DETAIL_CALL(assign, rp, M)                                          \
+  if constexpr (__ws_s::margs == M) {                                          \
+    assign(((typename __ws_s::template fn_t<M>)__ws_spawn_begin(               \
+        rp, __ws_h.target()))(WS_DETAIL_ARGS_##M(M)));                         \
+  } else
+#define WS_DETAIL_SPAWN(assign, rp, ...)                                       \
+  do {                                                                         \
+    auto __ws_h = ::ws::detail::hold(__VA_ARGS__);                             \
+    using __ws_s = decltype(__ws_h);                                           \
+    WS_DETAIL_CALL(assign, rp, 0) WS_DETAIL_CALL(assign, rp, 1)                \
+    WS_DETAIL_CALL(assign, rp, 2) WS_DETAIL_CALL(assign, rp, 3)                \
+    WS_DETAIL_CALL(assign, rp, 4) WS_DETAIL_CALL(assign, rp, 5)                \
+    WS_DETAIL_CALL(assign, rp, 6) WS_DETAIL_CALL(assign, rp, 7)                \
+    WS_DETAIL_CALL(assign, rp, 8) WS_DETAIL_CALL(assign, rp, 9)                \
+    WS_DETAIL_CALL(assign, rp, 10) WS_DETAIL_CALL(assign, rp, 11)              \
+    WS_DETAIL_CALL(assign, rp, 12) WS_DETAIL_CALL(assign, rp, 13)              \
+    WS_DETAIL_CALL(assign, rp, 14) WS_DETAIL_CALL(assign, rp, 15)              \
+    WS_DETAIL_CALL(assign, rp, 16) {}                                          \
+    __ws_spawn_end();                                                          \
+  } while (0)
+#define WS_DETAIL_STORE(call) *__ws_rp = call
+#define WS_DETAIL_DISCARD(call) (void)call
+/* ws_spawn(res, fn, args...): the callable and its arguments travel as one
+ * __VA_ARGS__, so a lambda written in place may capture anything. */
+#define ws_spawn(res, ...)                                                     \
+  do {                                                                         \
+    auto *__ws_rp = __builtin_addressof(res);                                  \
+    WS_DETAIL_SPAWN(WS_DETAIL_STORE, __ws_rp, __VA_ARGS__);                    \
+  } while (0)
+#define ws_spawn_void(...) WS_DETAIL_SPAWN(WS_DETAIL_DISCARD, nullptr, __VA_ARGS__)
 #endif /* WS_SPAWN_CXX_H */
