@@ -32,6 +32,7 @@ import tempfile
 
 import machine
 import runner
+from scalerun import scale_row
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INPUTS = os.path.join(ROOT, "lit-tests", "scale", "Inputs")
@@ -80,21 +81,11 @@ def analytic(name, args):
 
 def figures(exe, args, region, env, tmp):
     """(parallelism, work/path parallelism or None) of one one-worker run."""
-    out = os.path.join(tmp, "scale.csv")
-    env = dict(env, WS_NUM_WORKERS="1", WS_SCALE_OUT=out)
-    p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
-                       timeout=600)
-    if p.returncode != 0:
-        raise RuntimeError(f"{exe} {' '.join(args)}: exit {p.returncode}: "
-                           f"{p.stderr.strip()[-300:]}")
-    with open(out, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["region"] == region and r["workers"] == "1":
-                par = float(r["parallelism"])
-                path = (float(r["work_ns"]) / float(r["path_span_ns"])
-                        if r.get("path_span_ns") else None)
-                return par, path
-    raise RuntimeError(f"{exe}: no region {region} in its report")
+    r = scale_row(exe, args, env, region, tmp, timeout=600)
+    par = float(r["parallelism"])
+    path = (float(r["work_ns"]) / float(r["path_span_ns"])
+            if r.get("path_span_ns") else None)
+    return par, path
 
 
 def spread(xs):

@@ -38,6 +38,7 @@ import tempfile
 import time
 
 import machine
+from scalerun import scale_row
 import runner
 import suite
 
@@ -76,25 +77,18 @@ def bound(work, span, p):
 def scale_figures(exe, args, env, clock, region, tmp):
     """(work, span, burdened span, spawns) of `region` in one run of the
     ws-scale build `exe`, on one worker, measured with `clock`."""
-    out = os.path.join(tmp, f"{os.path.basename(exe)}.{clock}.csv")
-    env = dict(env, WS_NUM_WORKERS="1", WS_SCALE_OUT=out)
+    env = dict(env)
     env.pop("WS_STATS", None)
     env.pop("WS_SCALE_CLOCK", None)
     if clock not in ("instructions", "default"):
         env["WS_SCALE_CLOCK"] = clock
-    p = subprocess.run([exe] + args, env=env, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{exe} {' '.join(args)}: exit {p.returncode}: "
-                           f"{p.stderr.strip()[-300:]}")
-    with open(out, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["region"] == region and r["workers"] == "1":
-                if clock == "default":  # the times, in the DAG's proportions
-                    return (float(r["work_ns"]), float(r["span_ns"]),
-                            float(r["burdened_span_ns"]), int(r["spawns"]))
-                return (float(r["work"]), float(r["span"]),
-                        float(r["burdened_span"]), int(r["spawns"]))
-    raise RuntimeError(f"{exe}: no region {region} in its report")
+    r = scale_row(exe, args, env, region, tmp,
+                  f"{os.path.basename(exe)}.{clock}.csv")
+    if clock == "default":  # the times, in the DAG's proportions
+        return (float(r["work_ns"]), float(r["span_ns"]),
+                float(r["burdened_span_ns"]), int(r["spawns"]))
+    return (float(r["work"]), float(r["span"]),
+            float(r["burdened_span"]), int(r["spawns"]))
 
 
 def median_figures(exe, args, env, clock, region, tmp, reps):
