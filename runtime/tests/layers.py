@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""runtime/src in layers: no circle of includes and calls between its files.
+
+A file's unit is its name without the extension (x.c and x.h are one
+unit).  Edges: unit A includes B's header; unit A's object refers to a
+symbol B's object defines (nm).  Calls through the C library's names
+(free, realloc: libws_race interposes them) are not calls into the runtime.
+Exits 1 naming every circle, with the edges that close it.
+
+usage: layers.py SRC_DIR OBJECT...
+"""
+import collections
+import os
+import re
+import subprocess
+import sys
+
+LIBC_NAMES = {"free", "realloc", "malloc", "calloc"}
+
+
+def unit_of_source(src, path):
+    return os.path.splitext(os.path.relpath(path, src))[0]
+
+
+def unit_of_object(obj):
+    # CMake's object path: .../<target>.dir/src/<dir>/<file>.c.o
+    m = re.search(r"\.dir/src/(.+?)\.(c|cpp)\.o$", obj)
+    return m.group(1) if m else None
+
+
+def graph(src, objects):
+    g = collections.defaultdict(set)
+    for root, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith((".c", ".h", ".cpp")):
+                continue
+            path = os.path.join(root, f)
+            for inc in re.findall(r'#include "([^"]+)"', open(path).read()):
+                target = os.path.normpath(os.path.join(root, inc))
+                if os.path.exists(target):
+                    a, b = unit_of_source(src, path), unit_of_source(src, target)
+                    if a != b:
+                        g[a].add((b, "includes " + inc))
+    defs, uses = {}, collections.defaultdict(set)
+    for obj in objects:
+        u = unit_of_object(obj)
+        if u is None:
+            continue
+        out = subprocess.run(["nm", obj], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "TDBRVWC":
+                defs[p[2]] = u
+            elif len(p) == 2 and p[0] == "U":
+                uses[u].add(p[1])
+    for u, names in uses.items():
+        for n in names:
+            if n in defs and defs[n] != u and n not in LIBC_NAMES:
+                g[u].add((defs[n], "calls " + n))
+    return g
+
+
+def circles(g):
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w, _ in g[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in list(g):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip().splitlines()[-1])
+        return 2
+    src, objects = argv[1], argv[2:]
+    g = graph(src, objects)
+    found = circles(g)
+    for comp in found:
+        print("circle: " + " ".join(comp))
+        for a in comp:
+            for b, why in sorted(g[a]):
+                if b in comp:
+                    print(f"  {a} -> {b} ({why})")
+    units = len(set(g) | {b for e in g.values() for b, _ in e})
+    print(f"layers: {units} units, {len(found)} circles")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
