@@ -287,61 +287,38 @@ void FunctionLowering::finishRace(const SmallPtrSetImpl<Instruction *> &Written)
     Mark(*S.Thunk, true);
 }
 
-bool FunctionLowering::run() {
-  if (!collect())
-    return false;
-  SmallPtrSet<Instruction *, 32> Written; // -fws-race: the program's own
-  if (RT.race())
-    for (Instruction &I : instructions(F))
-      Written.insert(&I);
-  if (!Sites.empty()) {
-    // Locals a task may use die after their last use in the function's
-    // code, but before the implicit sync at its return: sync before.
-    Module &M = *F.getParent();
-    auto *SyncFn = cast<Function>(
-        M.getOrInsertFunction(SyncName, FunctionType::get(Type::getVoidTy(M.getContext()), false))
-            .getCallee());
-    LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, SyncFn);
-    append_range(Syncs, Made.Syncs);
-    Unwinding = std::move(Made.Unwinding);
-  }
-  MayThrow = !F.doesNotThrow();
-  if (MayThrow)
-    Exceptions.emplace(F);
-  analyzeStacks();
-  if (Dynamic)
-    markCyclicSites();
-  bool OwnDynamicStack = hasOwnDynamicStack(F);
-  // Results travel as values only where each sync knows its spawns.
-  for (SpawnSite &S : Sites)
-    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
-      return false;
-  for (SpawnSite &S : Sites)
-    removeTask(S);
-  // -fws-race: a task keeps a frame of its own (inlined at the sync, the
-  // locals of every child would share the parent's: a race that is not).
-  // So does the spawned function, whose code then keeps its lines (the
-  // body has none).
-  if (RT.race())
-    for (SpawnSite &S : Sites) {
-      S.Body->removeFnAttr(Attribute::AlwaysInline);
-      S.Body->addFnAttr(Attribute::NoInline);
-      for (Instruction &I : instructions(*S.Body))
-        if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getMetadata(SyncCallMD))
-          CB->addFnAttr(Attribute::NoInline);
-    }
-  if (Sites.empty()) {
-    for (CallBase *Sync : Syncs)
-      removeSync(Sync);
-    return true;
-  }
-  if (MayThrow) {
-    if (!addUnwindCleanups())
-      return false;
-    analyzeStacks(); // the cleanups' resumes are sync points
-  }
+/// Locals a task may use die after their last use in the function's code,
+/// but before the implicit sync at its return: sync before
+/// (LocalLifetimes.h).
+void FunctionLowering::syncBeforeLocalsDie() {
+  Module &M = *F.getParent();
+  auto *SyncFn = cast<Function>(
+      M.getOrInsertFunction(SyncName, FunctionType::get(Type::getVoidTy(M.getContext()), false))
+          .getCallee());
+  LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, SyncFn);
+  append_range(Syncs, Made.Syncs);
+  Unwinding = std::move(Made.Unwinding);
+}
 
-  setUpTail();
+/// -fws-race: a task keeps a frame of its own (inlined at the sync, the
+/// locals of every child would share the parent's: a race that is not).
+/// So does the spawned function, whose code then keeps its lines (the body
+/// has none).
+void FunctionLowering::keepTaskFrames() {
+  for (SpawnSite &S : Sites) {
+    S.Body->removeFnAttr(Attribute::AlwaysInline);
+    S.Body->addFnAttr(Attribute::NoInline);
+    for (Instruction &I : instructions(*S.Body))
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->getMetadata(SyncCallMD))
+        CB->addFnAttr(Attribute::NoInline);
+  }
+}
+
+/// The frames of the spawns whose arguments live in the spawning
+/// function's frame: fixed ones in the entry block; for dynamic ones (a
+/// spawn in a loop whose tasks may outlive an iteration) the stack is saved
+/// at entry, unless the function manages its own.
+void FunctionLowering::allocateFrames(bool OwnDynamicStack) {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> AB(&Entry, Entry.begin());
   for (SpawnSite &S : Sites)
@@ -355,22 +332,67 @@ bool FunctionLowering::run() {
     IRBuilder<> IB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
     SavedStack = IB.CreateStackSave("ws.stack");
   }
-  redirectCalls();
-  for (SpawnSite &S : Sites) {
-    IRBuilder<> B(S.End);
-    Value *Slot = loadTail(B);
-    B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, WS_SLOT_SIZE),
-                  TailAddr);
-    if (RT.SpawnCount) {
-      Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
-      B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
-                    Count);
-    }
-    CallInst *Push = emitSpawn(S, Slot, RT.Push);
-    if (RT.race())
-      CallInst::Create(RT.RaceSpawn, {Slot}, "", Push->getNextNode()->getIterator())
-          ->setDebugLoc(Push->getDebugLoc());
+}
+
+/// The spawn itself, where its region ended: the slot at the tail, the
+/// tail one slot up, the spawn counted (-fws-stats), the push; -fws-race
+/// hears of it.
+void FunctionLowering::pushSpawn(SpawnSite &S) {
+  IRBuilder<> B(S.End);
+  Value *Slot = loadTail(B);
+  B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, WS_SLOT_SIZE),
+                TailAddr);
+  if (RT.SpawnCount) {
+    Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
+    B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
+                  Count);
   }
+  CallInst *Push = emitSpawn(S, Slot, RT.Push);
+  if (RT.race())
+    CallInst::Create(RT.RaceSpawn, {Slot}, "", Push->getNextNode()->getIterator())
+        ->setDebugLoc(Push->getDebugLoc());
+}
+
+bool FunctionLowering::run() {
+  if (!collect())
+    return false;
+  SmallPtrSet<Instruction *, 32> Written; // -fws-race: the program's own
+  if (RT.race())
+    for (Instruction &I : instructions(F))
+      Written.insert(&I);
+  if (!Sites.empty())
+    syncBeforeLocalsDie();
+  MayThrow = !F.doesNotThrow();
+  if (MayThrow)
+    Exceptions.emplace(F);
+  analyzeStacks();
+  if (Dynamic)
+    markCyclicSites();
+  bool OwnDynamicStack = hasOwnDynamicStack(F);
+  // Results travel as values only where each sync knows its spawns.
+  for (SpawnSite &S : Sites)
+    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
+      return false;
+  for (SpawnSite &S : Sites)
+    removeTask(S);
+  if (RT.race())
+    keepTaskFrames();
+  if (Sites.empty()) {
+    for (CallBase *Sync : Syncs)
+      removeSync(Sync);
+    return true;
+  }
+  if (MayThrow) {
+    if (!addUnwindCleanups())
+      return false;
+    analyzeStacks(); // the cleanups' resumes are sync points
+  }
+
+  setUpTail();
+  allocateFrames(OwnDynamicStack);
+  redirectCalls();
+  for (SpawnSite &S : Sites)
+    pushSpawn(S);
   for (auto &[At, St] : SyncPoints) {
     if (St.K == SpawnStack::Unreached ||
         (St.K == SpawnStack::Known && St.Sites.empty()))

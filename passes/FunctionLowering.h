@@ -63,7 +63,11 @@ private:
   void analyzeStacks();
   bool addUnwindCleanups();
   void markCyclicSites();
+  void syncBeforeLocalsDie();
+  void keepTaskFrames();
   void setUpTail();
+  void allocateFrames(bool OwnDynamicStack);
+  void pushSpawn(SpawnSite &S);
   void redirectCalls();
   void replaceInSites(Value *Old, Value *New);
   DebugLoc locationFor(Instruction *At) const;
