@@ -25,15 +25,30 @@ static inline long qmatmul_args(int argc, char **argv) {
   return n;
 }
 
-/* C[n x n] += A[n x n] * B[n x n], row-major with leading dimension ld. */
-static inline void qmatmul_base(int *restrict C, const int *restrict A,
-                                const int *restrict B, long n, long ld) {
-  for (long i = 0; i < n; i++)
-    for (long k = 0; k < n; k++) {
-      int a = A[i * ld + k];
-      for (long j = 0; j < n; j++)
-        C[i * ld + j] += a * B[k * ld + j];
+/* C[m x m] += A[m x m] * B[m x m], row-major with leading dimension ld, for
+ * a constant m: its loops have known trip counts. */
+#define QMATMUL_BLOCK(m)                                                       \
+  for (long i = 0; i < (m); i++)                                               \
+    for (long k = 0; k < (m); k++) {                                           \
+      int a = A[i * ld + k];                                                   \
+      for (long j = 0; j < (m); j++)                                           \
+        C[i * ld + j] += a * B[k * ld + j];                                    \
     }
+
+/* C[n x n] += A[n x n] * B[n x n] for n <= QMATMUL_BASE.  Every block of a
+ * matrix of 32 or more is 32 x 32 and takes the constant-size loops, which
+ * the compiler unrolls alike wherever it compiles them; never inlined, so
+ * that the recursion around it cannot change its code either: every clang
+ * build runs the same kernel, and the runtimes differ only in scheduling. */
+__attribute__((noinline)) static void qmatmul_base(int *restrict C,
+                                                   const int *restrict A,
+                                                   const int *restrict B,
+                                                   long n, long ld) {
+  if (n == QMATMUL_BASE) {
+    QMATMUL_BLOCK(QMATMUL_BASE)
+  } else {
+    QMATMUL_BLOCK(n)
+  }
 }
 
 /* Entries in -8..8, so that no entry of the product overflows an int
