@@ -1,6 +1,7 @@
 """Runs one program and reads what it reports: its time on stdout, the
 runtime's counters (WS_STATS=1) on stderr."""
 
+import os
 import random
 import re
 import subprocess
@@ -14,7 +15,35 @@ STATS_RE = re.compile(r"^ws: variant=(\S+) workers=\d+ S=(\S+) delta=(\S+) x=(\S
 
 FIELDS = ["bench", "size", "build", "workers", "rep", "status", "time_s",
           "cpu_s", "wall_s", "spawns", "steals", "variant", "fence", "S", "delta", "x",
-          "args", "note"]
+          "args", "busy_cpus", "note"]
+
+# Below this many CPUs busy the machine counts as idle (wait_idle).
+IDLE_CPUS = 0.25
+
+
+def busy_cpus(interval=0.5):
+    """How many CPUs' worth of time every process together (a hypervisor's
+    steal included) kept busy over the next `interval` seconds."""
+    def sample():
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]
+        return sum(ticks), ticks[3] + ticks[4]  # all, idle + iowait
+    all0, idle0 = sample()
+    time.sleep(interval)
+    all1, idle1 = sample()
+    return (all1 - all0 - (idle1 - idle0)) / (os.sysconf("SC_CLK_TCK") * interval)
+
+
+def wait_idle(limit):
+    """Waits, up to `limit` seconds, until the other processes of a shared
+    machine leave its CPUs idle (fewer than IDLE_CPUS busy), so that a run
+    starts in a quiet moment; returns the busy CPUs last seen."""
+    deadline = time.monotonic() + limit
+    while True:
+        busy = busy_cpus()
+        if busy < IDLE_CPUS or time.monotonic() >= deadline:
+            return busy
+        time.sleep(1)
 
 
 def run_one(exe, args, env, timeout):

@@ -33,6 +33,12 @@ BENCHMARKS = [
     ("reduce", "reduce", {"small": ["100000", "512", "4", "2"],
                           "default": ["4194304", "1024", "40", "4"],
                           "paper": ["16777216", "4096", "40", "4"]}),
+    # Not in the papers: two shapes of tzcnt/runtime-benchmarks (issue 26),
+    # "paper" being that suite's input: spawns in a loop with no cut-off
+    # (skynet, after atemerev/skynet) and coarse tasks behind a sync every
+    # four spawns (qmatmul).
+    ("skynet", "skynet", {"small": ["5"], "default": ["8"], "paper": ["8"]}),
+    ("qmatmul", "qmatmul", {"small": ["256"], "default": ["2048"], "paper": ["2048"]}),
 ]
 
 SIZES = ("small", "default", "paper")
@@ -58,7 +64,7 @@ FENCE_PAIRS = [("the", "ffthe"), ("the", "thep"), ("the", "ffmb"), ("cl", "ffcl"
 
 # Benchmarks with a cut-off (coarse tasks): their T1/T_S target is 1.05.
 COARSE = ["jacobi", "quicksort", "matmul", "cholesky", "heat", "lud",
-          "strassen", "fft", "reduce"]
+          "strassen", "fft", "reduce", "qmatmul"]
 
 
 def kind(build):

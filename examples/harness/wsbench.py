@@ -51,6 +51,10 @@ def parse_args(argv):
                     help="seconds before a run is killed; a configuration that "
                     "times out is not run again (default 120)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the run order")
+    ap.add_argument("--wait-idle", type=float, default=0, metavar="SECONDS",
+                    help="before each run, wait up to SECONDS for the other processes "
+                    "of a shared machine to leave the CPUs idle (default 0: do not "
+                    "wait); the busy CPUs seen go to the busy_cpus column")
     ap.add_argument("--store-buffer", type=int, metavar="S",
                     help="WS_STORE_BUFFER for our builds, e.g. the S "
                     "ws-calibrate saved (default: the runtime resolves S itself)")
@@ -61,6 +65,8 @@ def parse_args(argv):
     a.reps = a.reps or (1 if a.quick else 5)
     if a.reps < 1 or a.timeout <= 0 or (a.store_buffer is not None and a.store_buffer < 1):
         ap.error("--reps, --timeout and --store-buffer must be positive")
+    if a.wait_idle < 0:
+        ap.error("--wait-idle must not be negative")
     if a.workers:
         try:
             a.workers = sorted({int(w) for w in a.workers.split(",")})
@@ -133,10 +139,13 @@ def run(a, csv_path):
                 key = (bench, build, w)
                 if key in timed_out:
                     continue
+                busy = runner.wait_idle(a.wait_idle) if a.wait_idle else None
                 row = runner.run_one(os.path.join(bindir, f"{prog}_{build}"), args,
                                      suite.env_for(bench, build, w, a.store_buffer),
                                      a.timeout)
                 row.update(bench=bench, size=a.size, build=build, workers=w, rep=rep)
+                if busy is not None:
+                    row["busy_cpus"] = f"{busy:.2f}"
                 out.writerow(row)
                 f.flush()
                 if row["status"] == "timeout":
@@ -197,6 +206,13 @@ def report(a, csv_path):
                 "do not inflate; runs with more workers, and speedups, use wall "
                 "time.  Absolute times from a shared machine are noise; ratios from "
                 "runs side by side are the result.\n\n")
+        waited = [r for r in rows if r.get("busy_cpus")]
+        if waited:
+            busy = [r for r in waited if float(r["busy_cpus"]) >= runner.IDLE_CPUS]
+            f.write(f"Each run waited for the other processes to leave the CPUs idle "
+                    f"(`--wait-idle`); {len(busy)} of {len(waited)} started with "
+                    f"{runner.IDLE_CPUS} CPUs or more busy after the wait (the busy_cpus "
+                    "column of results.csv).\n\n")
         ours = [r for r in rows if r["S"]]
         if ours:
             by = {}
