@@ -98,7 +98,9 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[-1])
         return 2
-    src, objects = argv[1], argv[2:]
+    # CMake may pass a target's objects as one ;-separated argument.
+    src = argv[1]
+    objects = [o for arg in argv[2:] for o in arg.split(";") if o]
     g = graph(src, objects)
     found = circles(g)
     for comp in found:
