@@ -74,6 +74,12 @@ int ws_env_choice(const char *s, const char *const *words) {
   return -1;
 }
 
+void ws_env_refuse(const char *var, const char *val, const char *accepts) {
+  char err[512];
+  ws_env_bad(err, sizeof err, var, val, accepts);
+  ws_fatal("%s", err);
+}
+
 int ws_env_bad(char *err, size_t n, const char *var, const char *val, const char *accepts) {
   snprintf(err, n, "%s=\"%s\" is not valid: expected %s", var, val, accepts);
   /* One line, whatever the value holds. */

@@ -34,5 +34,9 @@ int ws_env_choice(const char *s, const char *const *words);
 /* Writes the one line for `var`'s bad value `val` into err (control
  * characters of the value shown as '?'), and returns -1. */
 int ws_env_bad(char *err, size_t n, const char *var, const char *val, const char *accepts);
+/* The same line, and the program stops (ws_fatal): for a library that
+ * reads a variable where it is used, not in a parse at start-up. */
+__attribute__((noreturn)) void ws_env_refuse(const char *var, const char *val,
+                                             const char *accepts);
 
 #endif

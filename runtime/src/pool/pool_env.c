@@ -31,19 +31,6 @@ const ws_pool_ops *ws_pool_ops_by_name(const char *name) {
   return NULL;
 }
 
-/* The value of one of the pools' variables, or the program stops with the
- * line that says what it accepts. */
-static const char *checked(const char *var, const char *val, int ok, const char *accepts) {
-  if (!ok) {
-    char err[256];
-    ws_env_bad(err, sizeof err, var, val, accepts);
-    fflush(stdout);
-    fprintf(stderr, "ws: %s\n", err);
-    exit(2);
-  }
-  return val;
-}
-
 const ws_pool_ops *ws_pool_env_variant(void) {
   const char *v = ws_env_getenv("WS_POOL", NULL);
   if (!v)
@@ -51,7 +38,8 @@ const ws_pool_ops *ws_pool_env_variant(void) {
   const ws_pool_ops *ops = ws_pool_ops_by_name(v);
   char what[160];
   snprintf(what, sizeof what, "one of %s", ws_pool_variants());
-  checked("WS_POOL", v, ops != NULL, what);
+  if (!ops)
+    ws_env_refuse("WS_POOL", v, what);
   return ops;
 }
 
@@ -63,6 +51,7 @@ size_t ws_pool_env_chunk(void) {
   snprintf(what, sizeof what, "an integer from 1 to %ld (tasks per SALSA chunk)",
            WS_POOL_MAX_CHUNK);
   uint64_t n = 0;
-  checked("WS_POOL_CHUNK", v, ws_env_uint(v, 1, WS_POOL_MAX_CHUNK, &n) == 0, what);
+  if (ws_env_uint(v, 1, WS_POOL_MAX_CHUNK, &n))
+    ws_env_refuse("WS_POOL_CHUNK", v, what);
   return (size_t)n;
 }

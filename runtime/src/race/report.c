@@ -32,12 +32,6 @@ static unsigned long races;
 
 /* ---- settings ---- */
 
-static void bad_setting(const char *var, const char *val, const char *accepts) {
-  char err[256];
-  ws_env_bad(err, sizeof err, var, val, accepts);
-  fprintf(stderr, "ws: %s\n", err);
-  _exit(2);
-}
 
 static void on_exit_status(int status, void *arg);
 
@@ -45,10 +39,10 @@ void ws_race_report_init(void) {
   static const char *const off_on[] = {"0", "1", NULL};
   const char *h = ws_env_getenv("WS_RACE_HALT", NULL);
   if (h && (halt = ws_env_choice(h, off_on)) < 0)
-    bad_setting("WS_RACE_HALT", h, "0 (report every race) or 1 (stop at the first)");
+    ws_env_refuse("WS_RACE_HALT", h, "0 (report every race) or 1 (stop at the first)");
   log_path = ws_env_getenv("WS_RACE_LOG", NULL);
   if (log_path && !*log_path)
-    bad_setting("WS_RACE_LOG", log_path, "a file to append the reports to");
+    ws_env_refuse("WS_RACE_LOG", log_path, "a file to append the reports to");
   on_exit(on_exit_status, NULL);
 }
 
