@@ -230,9 +230,12 @@ CallBase *spawnedCallOf(CallInst &Begin, CallInst &End) {
   CallBase *Marked = nullptr;
   bool Twice = false;
   walkRegion(Begin, [&](Instruction &I) {
-    if (I.getMetadata(SpawnedCallMD)) {
+    // Only a call can be the spawned call: the mark on anything else is
+    // not the pass's (a module that came with it), and is ignored.
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (CB && I.getMetadata(SpawnedCallMD)) {
       Twice |= Marked != nullptr;
-      Marked = cast<CallBase>(&I);
+      Marked = CB;
     }
   });
   if (Twice)
