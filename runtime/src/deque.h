@@ -63,10 +63,19 @@ typedef struct ws_dq {
     } b;
   } sp_flags;
   ws_slot *o_head;  /* private: the oldest task not handed over (H) */
-  /* Handlers of the program's marked as running on this thread
-   * (signals.c): an entry point then takes the slow path, which refuses
-   * spawning code inside one.  Next to T: one more load of its line. */
-  _Atomic int handler_marks;
+  /* What sends an entry point (__ws_tail) to its slow path, in one word:
+   * the handlers of the program's marked as running on this thread
+   * (signals.c: the slow path refuses spawning code inside one), and a
+   * sleeping thief's request to be woken by the next entry point (idle.c,
+   * ws_ask_entry_wake).  Each half has one writer at a time: the owner
+   * (marks), the thieves (wake); x86 writes the halves alone.  Next to T:
+   * one more load of its line. */
+  union {
+    _Atomic uint64_t any;
+    struct {
+      _Atomic int32_t handler_marks, wake;
+    } e;
+  } entry;
   /* Thieves' line. */
   alignas(WS_CACHE_LINE) _Atomic uint64_t H; /* THE family: <tag:32, head:32> */
   _Atomic int lock;                           /* THE, FF-THE, THEP */

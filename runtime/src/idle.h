@@ -21,7 +21,11 @@ void ws_wake_one(void);
 void ws_wake_all(void);
 /* Worker w found nothing: sleeps up to ns, or until woken, or until a call
  * is submitted (submit.c counts it before it wakes; the sleeper counts
- * itself before it looks: one of the two sees the other). */
-void ws_sleep_a_while(ws_worker *w, long ns);
+ * itself before it looks: one of the two sees the other).  With
+ * ask_entry, it also asks the other workers' next entry point into
+ * spawning code to wake it.  1 if something woke it. */
+int ws_sleep_a_while(ws_worker *w, long ns, int ask_entry);
+/* An entry point found a sleeper's request: clears it, wakes one. */
+void ws_entry_wake(void);
 
 #endif

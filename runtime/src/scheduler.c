@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "idle.h"
@@ -24,6 +25,18 @@
 #define WS_WAKE_ROUNDS 64
 #define WS_SLEEP_MIN_NS 20000L
 #define WS_SLEEP_MAX_NS 1000000L
+/* Entry wakes (idle.c): a worker asks for one once its naps reach this
+ * long (it has been idle some 300 us), while it has credit.  A stolen task
+ * that runs at least WS_WORTH_STEALING_NS gives it all back; one that runs
+ * less costs WS_SMALL_STEAL_COST, a wake after which the worker found
+ * nothing costs one.  A program whose serial code calls small spawning
+ * functions (a tiny task each) stops waking the thief at once: a thief
+ * kept awake there steals tasks smaller than what the steal and the
+ * victim's wait at its sync cost (docs/results/wakeup.md). */
+#define WS_ENTRY_WAKE_NAP_NS 160000L
+#define WS_ENTRY_CREDIT 8
+#define WS_SMALL_STEAL_COST 4
+#define WS_WORTH_STEALING_NS 20000L
 
 static ws_worker *random_victim(ws_worker *self) {
   int n = ws_rt.nworkers;
@@ -55,6 +68,12 @@ void ws_run_stolen(ws_worker *self, ws_slot *t) {
 /* One steal attempt on `victim`; runs the task if there is one.  A worker
  * whose thread has not set up its deque yet (the main thread binds at its
  * first spawning call) has nothing to steal. */
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
   if (!atomic_load_explicit(&victim->ready, ws_acquire))
     return 0;
@@ -64,7 +83,12 @@ static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
     if (leap)
       self->c.leaps++;
     ws_wake_one(); /* where one steal succeeds, there may be more work */
+    int64_t start = now_ns();
     ws_run_stolen(self, r);
+    if (now_ns() - start >= WS_WORTH_STEALING_NS)
+      self->entry_credit = WS_ENTRY_CREDIT;
+    else if ((self->entry_credit -= WS_SMALL_STEAL_COST) < 0)
+      self->entry_credit = 0;
     return 1;
   }
   if (r == WS_ABORT)
@@ -83,6 +107,8 @@ void ws_worker_loop(ws_worker *w) {
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
   long nap = WS_SLEEP_MIN_NS;
+  int entry_woken = 0; /* since the last entry wake, nothing found */
+  w->entry_credit = WS_ENTRY_CREDIT;
   while (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire)) {
     if (ws_rt.forked)
       ws_fatal("fork: the child returned from a task that worker %d stole; "
@@ -96,13 +122,23 @@ void ws_worker_loop(ws_worker *w) {
         (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0))) {
       fails = 0;
       nap = WS_SLEEP_MIN_NS;
+      entry_woken = 0;
       continue;
     }
     if (++fails < WS_SPIN_ROUNDS + WS_YIELD_ROUNDS) {
       back_off(fails);
     } else {
       ws_main_exit_poll(w);
-      ws_sleep_a_while(w, nap);
+      if (entry_woken && w->entry_credit > 0)
+        w->entry_credit--; /* the last entry wake found nothing */
+      int ask = nap >= WS_ENTRY_WAKE_NAP_NS && w->entry_credit > 0;
+      entry_woken = ws_sleep_a_while(w, nap, ask) && ask;
+      if (entry_woken) {
+        /* Woken where work may have appeared: look a whole spin phase. */
+        fails = 0;
+        nap = WS_SLEEP_MIN_NS;
+        continue;
+      }
       if (nap < WS_SLEEP_MAX_NS)
         nap *= 2;
       fails = WS_SPIN_ROUNDS + WS_YIELD_ROUNDS - WS_WAKE_ROUNDS;

@@ -63,7 +63,7 @@ static int mark_live(const handler_mark *m, uintptr_t sp, int on_alt,
 /* Forgets the marks of handlers no longer running (innermost first); the
  * number left, each a handler still running.  Async-signal-safe. */
 static int live_marks(void) {
-  int n = atomic_load_explicit(&ws_my_dq.handler_marks, ws_relaxed);
+  int n = atomic_load_explicit(&ws_my_dq.entry.e.handler_marks, ws_relaxed);
   if (n > WS_MAX_HANDLER_MARKS)
     n = WS_MAX_HANDLER_MARKS;
   uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
@@ -74,7 +74,7 @@ static int live_marks(void) {
   sigprocmask(SIG_BLOCK, NULL, &blocked);
   while (n > 0 && !mark_live(&marks[n - 1], sp, on_alt, &blocked))
     n--;
-  atomic_store_explicit(&ws_my_dq.handler_marks, n, ws_relaxed);
+  atomic_store_explicit(&ws_my_dq.entry.e.handler_marks, n, ws_relaxed);
   return n;
 }
 
@@ -94,7 +94,7 @@ void ws_refuse_in_handler(void) {
 }
 
 static void run_marked(int sig, siginfo_t *si, void *uc, int plain) {
-  int n = atomic_load_explicit(&ws_my_dq.handler_marks, ws_relaxed);
+  int n = atomic_load_explicit(&ws_my_dq.entry.e.handler_marks, ws_relaxed);
   if (n >= WS_MAX_HANDLER_MARKS) {
     int saved = errno;
     n = live_marks();
@@ -112,13 +112,13 @@ static void run_marked(int sig, siginfo_t *si, void *uc, int plain) {
     m->blocks_sig = !atomic_load_explicit(&nodefer[sig], ws_relaxed);
     /* The mark is whole before an entry point can count it. */
     atomic_signal_fence(memory_order_release);
-    atomic_store_explicit(&ws_my_dq.handler_marks, n + 1, ws_relaxed);
+    atomic_store_explicit(&ws_my_dq.entry.e.handler_marks, n + 1, ws_relaxed);
   }
   if (plain)
     atomic_load_explicit(&plain_handlers[sig], ws_relaxed)(sig);
   else
     atomic_load_explicit(&info_handlers[sig], ws_relaxed)(sig, si, uc);
-  atomic_store_explicit(&ws_my_dq.handler_marks, n, ws_relaxed);
+  atomic_store_explicit(&ws_my_dq.entry.e.handler_marks, n, ws_relaxed);
 }
 
 static void run_info(int sig, siginfo_t *si, void *uc) { run_marked(sig, si, uc, 0); }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idle.h"
 #include "signals.h"
 #include "stacks.h"
 #include "worker.h"
@@ -158,8 +159,10 @@ int ws_worker_id(void) {
 }
 
 ws_slot *ws_bind_caller(void) {
-  if (atomic_load_explicit(&ws_my_dq.handler_marks, ws_relaxed))
+  if (atomic_load_explicit(&ws_my_dq.entry.e.handler_marks, ws_relaxed))
     ws_refuse_in_handler();
+  if (atomic_load_explicit(&ws_my_dq.entry.e.wake, ws_relaxed))
+    ws_entry_wake();
   ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
   if (t)
     return t; /* bound, and not in a handler */

@@ -34,6 +34,9 @@ struct ws_worker {
    * fallback (a signal) forces them. */
   alignas(WS_CACHE_LINE) _Atomic uint64_t barriers_answered;
   uint64_t rng;
+  /* Entry wakes this worker may still ask for before a steal proves them
+   * worth it (scheduler.c). */
+  int entry_credit;
   int id;
   pthread_t thread;
 };
