@@ -42,7 +42,6 @@ config.substitutions += [
     # "the, cl, ... or runtime": FileCheck -DVARIANTS='%{variants}'
     ("%{variants}", config.ws_variants),
     ("%opt", os.path.join(config.llvm_tools_dir, "opt")),
-    ("%llc", os.path.join(config.llvm_tools_dir, "llc")),
     ("%plugin", config.ws_plugin),
     ("%abi-bc", os.path.join(libdir, "ws-abi.bc")),
     ("%libws", os.path.join(libdir, "libws.a")),

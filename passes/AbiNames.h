@@ -108,9 +108,6 @@ inline constexpr llvm::StringLiteral SpawnedCallMD = "ws.spawned";
 /// Metadata kind on the direct call of a task's body at its sync, when no
 /// thief took the task (ws-tre looks for these).
 inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";
-/// Metadata kind on an alloca a value task's result is stored to (at its
-/// sync, or by the thief): ws-result-loads reads it in scalars.
-inline constexpr llvm::StringLiteral ResultObjectMD = "ws.result";
 /// Function attribute of the clones ws-lower makes (ws-leafsplit works on
 /// them only).
 inline constexpr llvm::StringLiteral CloneAttr = "ws-clone";

@@ -6,7 +6,6 @@
 #include "DeltaRecord.h"
 #include "LeafSplit.h"
 #include "LowerSpawnSync.h"
-#include "ResultLoads.h"
 #include "ScaleInstrument.h"
 #include "StoreCount.h"
 #include "SyncTailCall.h"
@@ -73,10 +72,6 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name == "ws-result-loads") {
-          FPM.addPass(ResultLoadsPass());
-          return true;
-        }
         if (Name != "ws-tre")
           return false;
         FPM.addPass(SyncTailCallPass());
@@ -106,7 +101,6 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   }
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(createModuleToFunctionPassAdaptor(ResultLoadsPass()));
         MPM.addPass(AntiCoalescePass(Opts));
         MPM.addPass(DeltaRecordPass(Opts));
       });

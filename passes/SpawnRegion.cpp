@@ -8,7 +8,6 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -200,35 +199,6 @@ static StoreInst *valueResultStore(const SpawnSite &S, ArrayRef<Instruction *> T
       DL.getABITypeAlign(Ty) > Align(16))
     return nullptr;
   return SI;
-}
-
-/// The alloca a result address points into, if it is one.  Unoptimized
-/// code (ws-lower runs first) keeps the address in a variable of its own
-/// (the macro's), stored once: look through that.
-static AllocaInst *resultAlloca(Value *P) {
-  for (int Depth = 0; Depth < 4; ++Depth) {
-    Value *O = getUnderlyingObject(P, 0);
-    if (auto *AI = dyn_cast<AllocaInst>(O))
-      return AI;
-    auto *L = dyn_cast<LoadInst>(O);
-    auto *Var = L ? dyn_cast<AllocaInst>(L->getPointerOperand()) : nullptr;
-    if (!Var || !L->isSimple())
-      return nullptr;
-    StoreInst *Only = nullptr;
-    for (User *U : Var->users()) {
-      if (auto *SI = dyn_cast<StoreInst>(U)) {
-        if (Only || SI->getPointerOperand() != Var)
-          return nullptr;
-        Only = SI;
-      } else if (!isa<LoadInst>(U) && !isDebugOrLifetime(*cast<Instruction>(U))) {
-        return nullptr;
-      }
-    }
-    if (!Only)
-      return nullptr;
-    P = Only->getValueOperand();
-  }
-  return nullptr;
 }
 
 /// Where a live-in travels: its own type, or the type its byval copy has.
@@ -459,12 +429,6 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     S.ResultTy = Result->getValueOperand()->getType();
     S.ResultAlign = Result->getAlign();
   }
-  // The code after the sync reads the result: ws-result-loads (ResultLoads.h).
-  if (Split.Task.size() == 2)
-    if (auto *SI = dyn_cast<StoreInst>(Split.Task[1]);
-        SI && SI->getValueOperand() == S.Call)
-      if (AllocaInst *AI = resultAlloca(SI->getPointerOperand()))
-        AI->setMetadata(ResultObjectMD, MDNode::get(Ctx, {}));
   S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
     auto *CB = dyn_cast<CallBase>(I);
     return CB && !CB->doesNotThrow();

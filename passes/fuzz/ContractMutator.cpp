@@ -183,7 +183,7 @@ void wsMetadata(Function &F, Rng &R) {
   if (Insts.empty())
     return;
   const StringLiteral Kinds[] = {TakeSiteMD, CountedStoreMD, TailStoreMD, SyncCallMD,
-                                 SpawnedCallMD, ResultObjectMD};
+                                 SpawnedCallMD};
   oneOf(R, Insts)->setMetadata(Kinds[below(R, std::size(Kinds))], MDNode::get(Ctx, {}));
 }
 
