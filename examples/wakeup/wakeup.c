@@ -16,6 +16,12 @@
  * once.  `time:` is the whole run, `cpu:` the CPU the process used in it:
  * with the gaps' time mostly idle, cpu - wall is what the idle workers
  * burnt (polling for work).
+ *
+ * With `inside` 2, the other side of waking thieves: `rounds` calls, from
+ * serial code, of a small spawning function (one one-line task each), with
+ * 200 stores of serial work between them (the gap is not used).  A thief
+ * kept awake there steals tasks smaller than its steal, and the caller
+ * waits for them at its syncs: compare the time with one worker's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +32,8 @@
 
 static const bench_param params[] = {
     {"gap_us", 2000, 2000, 0, 10000000},
-    {"rounds", 40, 40, 1, 100000},
-    {"inside", 0, 0, 0, 1},
+    {"rounds", 40, 40, 1, 100000000},
+    {"inside", 0, 0, 0, 2},
 };
 
 enum { OWN_US = 200 };
@@ -69,6 +75,35 @@ static void round_of(long gap, int inside, probe *p, double *spawned) {
   ws_sync();
 }
 
+static long leaf(long x) { return x + 1; }
+
+static long small_call(long x) {
+  long a;
+  ws_spawn(a, leaf, x);
+  long b = leaf(x);
+  ws_sync();
+  return a + b;
+}
+
+static volatile long sink;
+
+/* inside 2: many small calls; every task must have run once. */
+static int small_calls(long calls) {
+  long sum = 0;
+  bench_clock t0 = bench_start();
+  for (long i = 0; i < calls; i++) {
+    sum += small_call(i);
+    for (int k = 0; k < 200; k++)
+      sink = k;
+  }
+  bench_clock t = bench_stop(t0);
+  long expected = calls * (calls - 1) + 2 * calls; /* sum of 2i + 2 */
+  printf("wakeup: %ld small calls, %d workers: sum %s\n", calls,
+         ws_num_workers(), sum == expected ? "ok" : "WRONG");
+  bench_time(t);
+  return sum != expected;
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -79,6 +114,8 @@ int main(int argc, char **argv) {
   bench_args(argc, argv, params, 3, v);
   long gap = v[0], rounds = v[1];
   int inside = (int)v[2];
+  if (inside == 2)
+    return small_calls(rounds);
   double *lat = malloc((size_t)rounds * sizeof *lat);
   if (!lat)
     return 1;
