@@ -108,6 +108,9 @@ inline constexpr llvm::StringLiteral SpawnedCallMD = "ws.spawned";
 /// Metadata kind on the direct call of a task's body at its sync, when no
 /// thief took the task (ws-tre looks for these).
 inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";
+/// The operand ws-lower puts in the loop metadata of a sync's loop over
+/// its slots (a dynamic sync): ws-sync-unroll looks for it.
+inline constexpr llvm::StringLiteral SyncLoopMD = "ws.sync.loop";
 /// Function attribute of the clones ws-lower makes (ws-leafsplit works on
 /// them only).
 inline constexpr llvm::StringLiteral CloneAttr = "ws-clone";

@@ -9,8 +9,11 @@
 #include "ScaleInstrument.h"
 #include "StoreCount.h"
 #include "SyncTailCall.h"
+#include "SyncUnroll.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
@@ -72,6 +75,10 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "ws-sync-unroll" || Name == "ws-sync-unroll<strip>") {
+          FPM.addPass(SyncUnrollPass(Name.ends_with("<strip>")));
+          return true;
+        }
         if (Name != "ws-tre")
           return false;
         FPM.addPass(SyncTailCallPass());
@@ -93,6 +100,12 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
     PB.registerScalarOptimizerLateEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
           FPM.addPass(SyncTailCallPass());
+          // ws-sync-unroll (SyncUnroll.h): ask, unroll what was asked, and
+          // take back what was not done.
+          FPM.addPass(SyncUnrollPass());
+          FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(
+              /*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
+          FPM.addPass(SyncUnrollPass(/*Strip=*/true));
         });
     PB.registerOptimizerEarlyEPCallback(
         [](ModulePassManager &MPM, OptimizationLevel) {
