@@ -56,13 +56,22 @@ int ws_faults_guard(ws_dq *q, uintptr_t lo, uintptr_t hi) {
   return 0;
 }
 
+/* Under the lock, and hi read before the entry is freed: a thread that
+ * ends while another starts (one worker, threads of the program's with
+ * deques of their own) must not read the bound a new deque just wrote
+ * into the entry, and unmap up to it. */
 uintptr_t ws_faults_unguard(ws_dq *q) {
-  for (int i = 0; i < WS_MAX_GUARDS; i++)
-    if (atomic_load(&guards[i].q) == q && atomic_load(&guards[i].lo)) {
-      atomic_store(&guards[i].lo, 0);
-      return atomic_load(&guards[i].hi);
+  uintptr_t hi = 0;
+  while (atomic_exchange_explicit(&guard_lock, 1, ws_acquire))
+    ws_cpu_relax();
+  for (int i = 0; i < WS_MAX_GUARDS && !hi; i++)
+    if (atomic_load_explicit(&guards[i].q, ws_relaxed) == q &&
+        atomic_load_explicit(&guards[i].lo, ws_relaxed)) {
+      hi = atomic_load_explicit(&guards[i].hi, ws_relaxed);
+      atomic_store_explicit(&guards[i].lo, 0, ws_release);
     }
-  return 0;
+  atomic_store_explicit(&guard_lock, 0, ws_release);
+  return hi;
 }
 
 static void on_segv(int sig, siginfo_t *si, void *uctx) {
