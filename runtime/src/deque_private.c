@@ -31,12 +31,6 @@
  * (ns): several scheduler time slices. */
 #define WS_PRIVATE_PATIENCE_NS 50000000
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void ws_private_answer(ws_dq *q, ws_slot *head);
 void ws_private_answer_self(ws_slot *head);
 
@@ -103,9 +97,9 @@ static ws_slot *private_steal(ws_dq *victim, ws_worker *thief) {
          WS_TRANSFER_WAIT) {
     ws_private_answer_idle(me); /* we have nothing to give, but must say so */
     if (++spins % 64 == 0 && !give_up)
-      give_up = now_ns() + WS_PRIVATE_PATIENCE_NS;
+      give_up = ws_now_ns() + WS_PRIVATE_PATIENCE_NS;
     if (spins % 64 == 0 && (atomic_load_explicit(&ws_rt.submitted, ws_relaxed) ||
-                            now_ns() >= give_up)) {
+                            ws_now_ns() >= give_up)) {
       int mine = thief->id;
       if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,
                                                   WS_NO_REQUEST, ws_acq_rel,

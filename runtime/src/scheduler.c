@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "idle.h"
@@ -68,12 +67,6 @@ void ws_run_stolen(ws_worker *self, ws_slot *t) {
 /* One steal attempt on `victim`; runs the task if there is one.  A worker
  * whose thread has not set up its deque yet (the main thread binds at its
  * first spawning call) has nothing to steal. */
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
   if (!atomic_load_explicit(&victim->ready, ws_acquire))
     return 0;
@@ -83,9 +76,9 @@ static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
     if (leap)
       self->c.leaps++;
     ws_wake_one(); /* where one steal succeeds, there may be more work */
-    int64_t start = now_ns();
+    uint64_t start = ws_now_ns();
     ws_run_stolen(self, r);
-    if (now_ns() - start >= WS_WORTH_STEALING_NS)
+    if (ws_now_ns() - start >= WS_WORTH_STEALING_NS)
       self->entry_credit = WS_ENTRY_CREDIT;
     else if ((self->entry_credit -= WS_SMALL_STEAL_COST) < 0)
       self->entry_credit = 0;

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "fatal.h"
 #include "deque.h"
@@ -106,6 +107,13 @@ int ws_serve_submission(ws_worker *self);
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
 void ws_run_stolen(ws_worker *self, ws_slot *t);
+
+/* Monotonic time in ns (a private thief's patience, a stolen task's length). */
+static inline uint64_t ws_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static inline uint64_t ws_next_rand(ws_worker *w) {
   uint64_t x = w->rng; /* xorshift64 */
