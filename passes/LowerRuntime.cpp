@@ -17,11 +17,11 @@ namespace wsff {
 /// function (IR written against it).
 bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
                   FunctionType *Earlier) {
-  Function *Fn = M.getFunction(Name);
-  if (!Fn)
+  GlobalValue *GV = M.getNamedValue(Name);
+  if (!GV)
     return true;
   auto Complain = [&](const Twine &Msg) {
-    for (User *U : Fn->users())
+    for (User *U : GV->users())
       if (auto *I = dyn_cast<Instruction>(U)) {
         errorAt(*I, Msg);
         return false;
@@ -29,6 +29,12 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
     error(M.getContext(), Msg);
     return false;
   };
+  // A variable, alias or ifunc of the name: the lowering could not
+  // declare the builtin next to it (and the calls are not to it).
+  auto *Fn = dyn_cast<Function>(GV);
+  if (!Fn)
+    return Complain(Name + " is reserved for the ws builtins of <ws/ws.h> and "
+                           "must not name a variable or an alias");
   if (!Fn->isDeclaration())
     return Complain(Name + " is reserved for the ws builtins of <ws/ws.h> and "
                            "must not be defined");
