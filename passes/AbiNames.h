@@ -100,6 +100,12 @@ inline constexpr llvm::StringLiteral BodyPrefix = "__ws_body.";
 inline constexpr llvm::StringLiteral ThunkPrefix = "__ws_thunk.";
 inline constexpr llvm::StringLiteral CloneSuffix = ".ws";
 inline constexpr llvm::StringLiteral LeafEntrySuffix = ".entry";
+/// The placeholders of a spawn's leaf test and value (LeafSpawn.h), and
+/// what ws-leafsplit makes of a clone's leaf to replace them.
+inline constexpr llvm::StringLiteral LeafTestName = "__ws_leaf_test";
+inline constexpr llvm::StringLiteral LeafValuePrefix = "__ws_leaf_value.";
+inline constexpr llvm::StringLiteral LeafTestSuffix = ".leaftest";
+inline constexpr llvm::StringLiteral LeafValueSuffix = ".leafvalue";
 
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";

@@ -56,6 +56,14 @@ public:
   /// not; changes nothing a later run() would not.
   bool check();
   bool run();
+  /// Do F's syncs take back an unknown number of tasks (a dynamic sync:
+  /// spawns in a loop, or that differ between paths)?  On a checked F.
+  bool syncsDynamically() {
+    if (!collect())
+      return false;
+    analyzeStacks();
+    return Dynamic;
+  }
 
 private:
   bool collect();

@@ -3,7 +3,9 @@
 #include "LeafSplit.h"
 
 #include "AbiNames.h"
+#include "LeafSpawn.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -44,7 +46,7 @@ public:
   bool copy(BasicBlock *BB, BasicBlock *Pred, IRBuilderBase &B) {
     for (Instruction &I : *BB) {
       if (auto *Phi = dyn_cast<PHINode>(&I)) {
-        if (!Pred)
+        if (!Pred || Left.count(Phi->getIncomingValueForBlock(Pred)))
           return false;
         VMap[Phi] = map(Phi->getIncomingValueForBlock(Pred));
         continue;
@@ -53,7 +55,14 @@ public:
         return true;
       if (I.isDebugOrPseudoInst())
         continue;
-      if (!copyable(I) || ++Copied > MaxCopied)
+      // The frame's variables (skynet's array of results) are the body's:
+      // a test that uses none leaves them behind.
+      if (isa<AllocaInst>(I) && BB->isEntryBlock()) {
+        Left.insert(&I);
+        continue;
+      }
+      if (!copyable(I) || ++Copied > MaxCopied ||
+          any_of(I.operands(), [&](const Use &U) { return Left.count(U.get()); }))
         return false;
       Instruction *New = I.clone();
       New->setDebugLoc(DebugLoc());
@@ -67,9 +76,12 @@ public:
     Value *M = VMap.lookup(V);
     return M ? M : V;
   }
+  /// A variable of the entry block the copy left behind.
+  bool left(const Value *V) const { return Left.count(V); }
 
 private:
   ValueToValueMapTy VMap;
+  SmallPtrSet<const Value *, 4> Left;
   unsigned Copied = 0;
 };
 
@@ -102,9 +114,13 @@ ReturnInst *copyReturnPath(BasicBlock *BB, BasicBlock *Pred, PathCopy &PC,
     if (!PC.copy(BB, Pred, B))
       return nullptr;
     Instruction *Term = BB->getTerminator();
-    if (auto *RI = dyn_cast<ReturnInst>(Term))
-      return RI->getReturnValue() ? B.CreateRet(PC.map(RI->getReturnValue()))
-                                  : B.CreateRetVoid();
+    if (auto *RI = dyn_cast<ReturnInst>(Term)) {
+      if (!RI->getReturnValue())
+        return B.CreateRetVoid();
+      if (PC.left(RI->getReturnValue()))
+        return nullptr;
+      return B.CreateRet(PC.map(RI->getReturnValue()));
+    }
     auto *Br = dyn_cast<BranchInst>(Term);
     if (!Br || Br->isConditional())
       return nullptr;
@@ -112,6 +128,30 @@ ReturnInst *copyReturnPath(BasicBlock *BB, BasicBlock *Pred, PathCopy &PC,
     BB = Br->getSuccessor(0);
   }
   return nullptr;
+}
+
+/// Copies F's leaf test into B: from F's entry along unconditional branches
+/// to the first conditional one, one side of which returns at once.  The
+/// branch and the leaf's side, or null.
+std::pair<BranchInst *, unsigned> copyLeafTest(Function &F, PathCopy &PC,
+                                               IRBuilderBase &B) {
+  BasicBlock *BB = &F.getEntryBlock(), *Pred = nullptr;
+  for (unsigned Steps = 0; Steps < 4; ++Steps) {
+    if (!PC.copy(BB, Pred, B))
+      return {nullptr, 0};
+    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+    if (!Br)
+      return {nullptr, 0};
+    if (Br->isConditional()) {
+      for (unsigned Side = 0; Side < 2; ++Side)
+        if (isReturnPath(Br->getSuccessor(Side)))
+          return {Br, Side};
+      return {nullptr, 0};
+    }
+    Pred = BB;
+    BB = Br->getSuccessor(0);
+  }
+  return {nullptr, 0};
 }
 
 /// Splits F into an entry that runs its leaf test and a body, if F starts
@@ -126,31 +166,11 @@ bool splitLeaf(Function &F) {
   PathCopy PC(F, *Entry);
   BasicBlock *Test = BasicBlock::Create(Ctx, "ws.leaf.test", Entry);
   IRBuilder<> B(Test);
-  // Along unconditional branches to the first conditional one.
-  BasicBlock *BB = &F.getEntryBlock(), *Pred = nullptr;
-  BranchInst *Cond = nullptr;
-  for (unsigned Steps = 0; Steps < 4 && !Cond; ++Steps) {
-    if (!PC.copy(BB, Pred, B))
-      break;
-    auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-    if (!Br)
-      break;
-    if (Br->isConditional())
-      Cond = Br;
-    else {
-      Pred = BB;
-      BB = Br->getSuccessor(0);
-    }
-  }
+  auto [Cond, LeafSide] = copyLeafTest(F, PC, B);
   ReturnInst *Leaf = nullptr;
-  unsigned LeafSide = 0;
   if (Cond) {
-    while (LeafSide < 2 && !isReturnPath(Cond->getSuccessor(LeafSide)))
-      ++LeafSide;
-    if (LeafSide < 2) {
-      IRBuilder<> RB(BasicBlock::Create(Ctx, "ws.leaf", Entry));
-      Leaf = copyReturnPath(Cond->getSuccessor(LeafSide), BB, PC, RB);
-    }
+    IRBuilder<> RB(BasicBlock::Create(Ctx, "ws.leaf", Entry));
+    Leaf = copyReturnPath(Cond->getSuccessor(LeafSide), Cond->getParent(), PC, RB);
   }
   if (!Leaf) {
     Entry->eraseFromParent();
@@ -186,6 +206,82 @@ bool splitLeaf(Function &F) {
   return true;
 }
 
+/// F's leaf test (Value false: a function of F's arguments that is true
+/// for a leaf) or its leaf's value (Value true: F's type), always inline;
+/// null if F has none, or if it reads the hidden tail (the placeholders
+/// of LeafSpawn.h do not pass it).
+Function *leafPart(Function &F, bool Value) {
+  LLVMContext &Ctx = F.getContext();
+  FunctionType *FT =
+      Value ? F.getFunctionType()
+            : FunctionType::get(Type::getInt1Ty(Ctx), F.getFunctionType()->params(), false);
+  Function *Part = Function::Create(FT, GlobalValue::InternalLinkage, F.getAddressSpace(),
+                                    F.getName() + (Value ? LeafValueSuffix : LeafTestSuffix),
+                                    F.getParent());
+  Part->addFnAttr(Attribute::AlwaysInline);
+  Part->setDoesNotThrow();
+  Part->addFnAttr(Attribute::WillReturn);
+  PathCopy PC(F, *Part);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "ws.leaf.test", Part));
+  auto [Cond, Side] = copyLeafTest(F, PC, B);
+  bool OK = Cond != nullptr;
+  if (OK && Value) {
+    OK = copyReturnPath(Cond->getSuccessor(Side), Cond->getParent(), PC, B) != nullptr;
+  } else if (OK) {
+    llvm::Value *C = PC.map(Cond->getCondition());
+    B.CreateRet(Side == 0 ? C : B.CreateNot(C));
+  }
+  if (OK && F.hasFnAttribute(CloneAttr) && !Part->getArg(0)->use_empty())
+    OK = false;
+  if (!OK) {
+    Part->eraseFromParent();
+    return nullptr;
+  }
+  return Part;
+}
+
+/// The placeholders of spawns of F (LeafSpawn.h) become calls of F's leaf
+/// test and value; "not a leaf" where F has none.
+bool resolveLeafSpawns(Function &F) {
+  SmallVector<CallBase *, 8> Tests, Values;
+  for (User *U : F.users())
+    if (auto *CB = dyn_cast<CallBase>(U); CB && CB->arg_size() && CB->getArgOperand(0) == &F)
+      if (Function *P = CB->getCalledFunction(); P && P->isDeclaration()) {
+        if (P->getName() == LeafTestName)
+          Tests.push_back(CB);
+        else if (P->getName().starts_with(LeafValuePrefix))
+          Values.push_back(CB);
+      }
+  if (Tests.empty() && Values.empty())
+    return false;
+  Function *Test = Tests.empty() ? nullptr : leafPart(F, false);
+  Function *Val = Values.empty() || !Test ? nullptr : leafPart(F, true);
+  auto Replace = [&](CallBase *CB, Function *Part, llvm::Value *Otherwise) {
+    bool Fits = Part && CB->arg_size() == Part->arg_size() &&
+                CB->getType() == Part->getReturnType();
+    for (unsigned I = 1; Fits && I < CB->arg_size(); ++I)
+      Fits = CB->getArgOperand(I)->getType() == Part->getArg(I)->getType();
+    llvm::Value *New = Otherwise;
+    if (Fits) {
+      SmallVector<llvm::Value *, 8> Args{PoisonValue::get(Part->getArg(0)->getType())};
+      append_range(Args, drop_begin(CB->args()));
+      CallInst *Call = CallInst::Create(Part, Args, CB->getName(), CB->getIterator());
+      Call->setDebugLoc(CB->getDebugLoc());
+      New = Call;
+    }
+    CB->replaceAllUsesWith(New);
+    CB->eraseFromParent();
+  };
+  for (CallBase *CB : Tests)
+    Replace(CB, Test, ConstantInt::getFalse(F.getContext()));
+  for (CallBase *CB : Values)
+    Replace(CB, Val, PoisonValue::get(CB->getType()));
+  for (Function *Part : {Test, Val})
+    if (Part && Part->use_empty())
+      Part->eraseFromParent();
+  return true;
+}
+
 } // namespace
 
 PreservedAnalyses LeafSplitPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -196,6 +292,11 @@ PreservedAnalyses LeafSplitPass::run(Module &M, ModuleAnalysisManager &MAM) {
         !F.hasFnAttribute(Attribute::NoInline))
       Clones.push_back(&F);
   bool Changed = false;
+  // The spawns' leaf tests first: splitting a clone sends its uses to its
+  // entry.  Those of other functions' spawns say "not a leaf".
+  for (Function *F : Clones)
+    Changed |= resolveLeafSpawns(*F);
+  Changed |= dropLeafSpawnTests(M);
   for (Function *F : Clones)
     Changed |= splitLeaf(*F);
   if (!Changed)

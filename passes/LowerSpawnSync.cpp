@@ -12,6 +12,7 @@
 #include "AbiNames.h"
 #include "DeltaRecord.h"
 #include "FunctionLowering.h"
+#include "LeafSpawn.h"
 #include "LowerRuntime.h"
 #include "SpawnClones.h"
 #include "SpawnHolder.h"
@@ -91,6 +92,11 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
       MarkViews.insert(F);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);
+    // A leaf test in front of the spawns of a function that syncs
+    // dynamically anyway (LeafSpawn.h).
+    if (Opts.leafSpawns() &&
+        FunctionLowering(Clone ? *Clone : *F, RT, Clones, nullptr).syncsDynamically())
+      addLeafSpawnTests(Clone ? *Clone : *F, Clones, RT);
     FunctionLowering(Clone ? *Clone : *F, RT, Clones,
                      Clone ? Clone->getArg(0) : nullptr, MarkViews.count(F))
         .run();

@@ -4,6 +4,7 @@
 
 #include "AntiCoalesce.h"
 #include "DeltaRecord.h"
+#include "LeafSpawn.h"
 #include "LeafSplit.h"
 #include "LowerSpawnSync.h"
 #include "ScaleInstrument.h"
@@ -38,6 +39,15 @@ static bool matchPass(StringRef Name, StringRef Pass, WsOptions &Opts) {
   return true;
 }
 
+/// ws-sync-unroll (SyncUnroll.h): ask, unroll what was asked, and take
+/// back what was not done.
+static void addSyncUnroll(FunctionPassManager &FPM) {
+  FPM.addPass(SyncUnrollPass());
+  FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(
+      /*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
+  FPM.addPass(SyncUnrollPass(/*Strip=*/true));
+}
+
 void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   registerScalePasses(PB, Opts); // first: its pass runs before ws-lower
   PB.registerPipelineParsingCallback(
@@ -58,6 +68,10 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
         }
         if (Name == "ws-leafsplit") {
           MPM.addPass(LeafSplitPass());
+          return true;
+        }
+        if (Name == "ws-leafspawn-drop") {
+          MPM.addPass(LeafSpawnDropPass());
           return true;
         }
         if (Name == "print<ws-storecount>") {
@@ -88,8 +102,12 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
     MAM.registerPass([] { return StoreCountAnalysis(); });
   });
   PB.registerPipelineStartEPCallback(
-      [Opts](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LowerSpawnSyncPass(Opts));
+      [Opts](ModulePassManager &MPM, OptimizationLevel Level) {
+        // Leaf tests at spawns where ws-leafsplit will run to fill them in.
+        WsOptions O = Opts;
+        if (O.LeafSpawns < 0)
+          O.LeafSpawns = Level != OptimizationLevel::O0;
+        MPM.addPass(LowerSpawnSyncPass(O));
       });
   // Where the optimizer shapes the recursion: a sync's self-recursive call
   // becomes a loop once the fast paths are inlined, and the leaf tests move
@@ -100,12 +118,7 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
     PB.registerScalarOptimizerLateEPCallback(
         [](FunctionPassManager &FPM, OptimizationLevel) {
           FPM.addPass(SyncTailCallPass());
-          // ws-sync-unroll (SyncUnroll.h): ask, unroll what was asked, and
-          // take back what was not done.
-          FPM.addPass(SyncUnrollPass());
-          FPM.addPass(createFunctionToLoopPassAdaptor(LoopFullUnrollPass(
-              /*OptLevel=*/2, /*OnlyWhenForced=*/true, /*ForgetSCEV=*/false)));
-          FPM.addPass(SyncUnrollPass(/*Strip=*/true));
+          addSyncUnroll(FPM);
         });
     PB.registerOptimizerEarlyEPCallback(
         [](ModulePassManager &MPM, OptimizationLevel) {
@@ -114,6 +127,14 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
   }
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        // A sync loop whose count became a constant late: a spawn loop
+        // unrolled after ws-leafsplit took its leaf test out (LeafSpawn.h).
+        if (!Opts.Race) {
+          FunctionPassManager FPM;
+          addSyncUnroll(FPM);
+          MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+        }
+        MPM.addPass(LeafSpawnDropPass()); // those no ws-leafsplit filled in
         MPM.addPass(AntiCoalescePass(Opts));
         MPM.addPass(DeltaRecordPass(Opts));
       });

@@ -114,10 +114,16 @@ Error WsOptions::set(StringRef KeyValue) {
     Race = Value == "1";
     return Error::success();
   }
+  if (Key == "leaf-spawns") {
+    if (Value != "0" && Value != "1")
+      return badValue(Key, Value, "0 or 1");
+    LeafSpawns = Value == "1";
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
       formatv("unknown wsff option '{0}' (known: variant, stats, fence, "
-              "abi-bc, store-buffer, target-delta, scale, race)",
+              "abi-bc, store-buffer, target-delta, scale, race, leaf-spawns)",
               Key)
           .str());
 }

@@ -41,6 +41,11 @@ struct WsOptions {
   /// Report the determinacy races of a run (-fws-race, docs/race.md): the
   /// hooks of the race runtime, no value tasks, no inlined fast paths.
   bool Race = false;
+  /// A leaf test in front of spawns in loops (LeafSpawn.h): 1 or 0 as
+  /// set (leaf-spawns=), else (-1) the clang pipeline's choice, on from -O1
+  /// up; never with -fws-race or ws-scale (they need every child's strand).
+  int LeafSpawns = -1;
+  bool leafSpawns() const { return LeafSpawns == 1 && !Race && Scale.empty(); }
 
   /// The numeric id stored in module records (enum ws_variant_id).
   unsigned variantId() const;

@@ -29,9 +29,9 @@
 ; O2:         call fastcc i64 @fib.ws.body(
 ; O2:         call i32 @__ws_take_ffmb(
 ; O2:       ws.run:
-; O2:         br i1 {{.*}}, label %common.ret{{[0-9]*}}, label %rec
+; O2:         br i1 {{.*}}, label %common.ret{{[0-9a-z.]*}}, label %rec
 ; O2:       ws.join:
-; O2-NEXT:    {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(
+; O2:         {{%ws.exn.stolen[0-9]*}} = {{(tail )?}}call ptr @__ws_join(
 
 declare void @__ws_spawn_begin(ptr, ...)
 declare void @__ws_spawn_end()
