@@ -342,11 +342,7 @@ void FunctionLowering::pushSpawn(SpawnSite &S) {
   Value *Slot = loadTail(B);
   B.CreateStore(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, WS_SLOT_SIZE),
                 TailAddr);
-  if (RT.SpawnCount) {
-    Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
-    B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
-                  Count);
-  }
+  countSpawn(B, RT);
   CallInst *Push = emitSpawn(S, Slot, RT.Push);
   if (RT.race())
     CallInst::Create(RT.RaceSpawn, {Slot}, "", Push->getNextNode()->getIterator())

@@ -6,6 +6,7 @@
 #include "LeafSpawn.h"
 
 #include "AbiNames.h"
+#include "SpawnCall.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -18,23 +19,6 @@ using namespace llvm;
 
 namespace wsff {
 namespace {
-
-bool isCallTo(const Instruction &I, StringRef Name) {
-  const auto *CB = dyn_cast<CallBase>(&I);
-  const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-  return Callee && Callee->getName() == Name;
-}
-
-/// An instruction computing a spawn's arguments that may run before the
-/// begin marker: the parent's, and nothing but a value.
-bool isPlainValue(const Instruction &I) {
-  if (isa<CallBase>(I) || isa<PHINode>(I) || isa<AllocaInst>(I) || I.isEHPad() ||
-      I.mayHaveSideEffects())
-    return false;
-  if (const auto *LI = dyn_cast<LoadInst>(&I))
-    return LI->isSimple();
-  return !I.mayReadOrWriteMemory();
-}
 
 /// A value the placeholder can return and the leaf's value can be.
 bool isPlainType(Type *T) {
@@ -213,17 +197,21 @@ bool addTest(Shape &S, const Runtime &RT) {
     St->setOperand(1, S.Begin->getArgOperand(0)); // the same address
     B.Insert(St);
   }
-  // -fws-stats counts the spawn all the same.
-  if (RT.SpawnCount) {
-    llvm::Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
-    B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
-                  Count);
-  }
+  countSpawn(B, RT); // -fws-stats counts the spawn all the same
   B.CreateBr(After);
   return true;
 }
 
 } // namespace
+
+bool isPlainValue(const Instruction &I) {
+  if (isa<CallBase>(I) || isa<PHINode>(I) || isa<AllocaInst>(I) || I.isEHPad() ||
+      I.mayHaveSideEffects())
+    return false;
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    return LI->isSimple();
+  return !I.mayReadOrWriteMemory();
+}
 
 bool addLeafSpawnTests(Function &F, const CloneMap &Clones, const Runtime &RT) {
   SmallVector<Shape, 4> Shapes;

@@ -32,6 +32,12 @@
 
 namespace wsff {
 
+/// Is I nothing but a value (no side effects, no memory read but a simple
+/// load; no call, alloca, phi or EH pad)?  Such instructions may compute
+/// a spawn's arguments before its begin marker, and be copied from a
+/// callee's leaf test (LeafSplit.cpp).
+bool isPlainValue(const llvm::Instruction &I);
+
 /// Puts a placeholder leaf test in front of each spawn of F of the shape
 /// above (F's syncs must be dynamic: the caller checks).  True if any.
 bool addLeafSpawnTests(llvm::Function &F, const CloneMap &Clones,

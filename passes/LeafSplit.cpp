@@ -23,14 +23,7 @@ namespace {
 constexpr unsigned MaxCopied = 12;
 
 bool copyable(const Instruction &I) {
-  if (I.isDebugOrPseudoInst())
-    return true;
-  if (I.mayHaveSideEffects() || isa<AllocaInst>(I) || isa<CallBase>(I) ||
-      I.isEHPad())
-    return false;
-  if (auto *LI = dyn_cast<LoadInst>(&I))
-    return LI->isSimple();
-  return true;
+  return I.isDebugOrPseudoInst() || isPlainValue(I);
 }
 
 /// A walk along one path of F from its entry: the non-phi instructions of

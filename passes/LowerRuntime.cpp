@@ -5,6 +5,7 @@
 #include "AbiNames.h"
 #include "Diagnose.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -67,6 +68,14 @@ bool checkBuiltin(Module &M, StringRef Name, FunctionType *Expected,
     for (InvokeInst *II : Invokes)
       changeToCall(II);
   return true;
+}
+
+void countSpawn(IRBuilderBase &B, const Runtime &RT) {
+  if (!RT.SpawnCount)
+    return;
+  Value *Count = B.CreateThreadLocalAddress(RT.SpawnCount);
+  B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Count), B.getInt64(1)),
+                Count);
 }
 
 bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {

@@ -13,6 +13,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
 #include <functional>
@@ -40,6 +41,9 @@ struct Runtime {
   bool race() const { return Race; }
 };
 
+
+/// -fws-stats: one more spawn on this thread's count (no-op without).
+void countSpawn(llvm::IRBuilderBase &B, const Runtime &RT);
 
 /// Declares the entry points ws-lower calls for Opts' variant in M: false,
 /// with an error, where the module declares one otherwise.

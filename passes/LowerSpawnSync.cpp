@@ -92,12 +92,13 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
       MarkViews.insert(F);
   for (Function *F : Spawning) {
     Function *Clone = Clones.lookup(F);
+    Function &Lowered = Clone ? *Clone : *F;
     // A leaf test in front of the spawns of a function that syncs
     // dynamically anyway (LeafSpawn.h).
     if (Opts.leafSpawns() &&
-        FunctionLowering(Clone ? *Clone : *F, RT, Clones, nullptr).syncsDynamically())
-      addLeafSpawnTests(Clone ? *Clone : *F, Clones, RT);
-    FunctionLowering(Clone ? *Clone : *F, RT, Clones,
+        FunctionLowering(Lowered, RT, Clones, nullptr).syncsDynamically())
+      addLeafSpawnTests(Lowered, Clones, RT);
+    FunctionLowering(Lowered, RT, Clones,
                      Clone ? Clone->getArg(0) : nullptr, MarkViews.count(F))
         .run();
   }

@@ -18,7 +18,7 @@ using namespace llvm;
 
 namespace wsff {
 
-static bool isCallTo(const Instruction &I, StringRef Name) {
+bool isCallTo(const Instruction &I, StringRef Name) {
   if (const auto *CB = dyn_cast<CallBase>(&I))
     if (const Function *F = CB->getCalledFunction())
       return F->getName() == Name;

@@ -29,6 +29,9 @@
 
 namespace wsff {
 
+/// Is I a call of the function named Name?
+bool isCallTo(const llvm::Instruction &I, llvm::StringRef Name);
+
 /// The end marker of the spawn Begin starts: the one every path from
 /// Begin reaches first, or null (none, several, or another builtin or a
 /// return on the way).
