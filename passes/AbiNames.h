@@ -44,6 +44,11 @@ inline constexpr llvm::StringLiteral CxxPersonalityName = "__gxx_personality_v0"
 /// (C compiled with -fexceptions: no C++ runtime is linked).
 inline constexpr llvm::StringLiteral CPersonalityName = "__gcc_personality_v0";
 
+/// The annotation (llvm.var.annotation) that the clang plugin puts on a
+/// local declared with __attribute__((cleanup(fn))), followed by fn's
+/// symbol: ws-lower takes the call of fn on the local for its destructor.
+inline constexpr llvm::StringLiteral CleanupAnnotationPrefix = "ws.cleanup=";
+
 /// The asm string that marks the worker's T := t store of every take().
 inline constexpr llvm::StringLiteral TakeMarkerAsm = "# ws.take";
 

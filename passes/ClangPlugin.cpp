@@ -6,7 +6,8 @@
 // Enzyme's ClangEnzyme does.  Options: -fplugin-arg-wsff-<key>=<value> with
 // the keys of WsOptions::set (variant, fence, abi-bc, store-buffer,
 // target-delta).  Without -g it turns on location tracking so the passes'
-// errors carry file:line:col (no debug info is emitted).
+// errors carry file:line:col (no debug info is emitted), and at -O0 it has
+// clang emit lifetime markers (ws-lower's syncs before locals die).
 //
 // opt loads this library too, and opt has no clang in it.  The build
 // weakens this file's references to clang (objcopy --weaken-symbol), and
@@ -14,9 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AbiNames.h"
 #include "Registration.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -29,6 +34,42 @@
 using namespace clang;
 
 namespace {
+
+/// C's destructors: a local declared with __attribute__((cleanup(fn)))
+/// gets an annotation naming fn, which clang emits as llvm.var.annotation
+/// on the local's alloca, so that ws-lower knows the call of fn at the end
+/// of its scope for the local's destructor and syncs before it when a task
+/// may still use what the local holds.  Run on each declaration before
+/// clang's code generator sees it (the action comes before the main one).
+class CleanupAnnotator : public ASTConsumer,
+                         public RecursiveASTVisitor<CleanupAnnotator> {
+  ASTContext *Ctx = nullptr;
+  std::unique_ptr<ASTNameGenerator> Names;
+
+public:
+  void Initialize(ASTContext &C) override {
+    Ctx = &C;
+    Names = std::make_unique<ASTNameGenerator>(C);
+  }
+  bool HandleTopLevelDecl(DeclGroupRef DG) override {
+    for (Decl *D : DG)
+      TraverseDecl(D);
+    return true;
+  }
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitVarDecl(VarDecl *VD) {
+    const auto *Cleanup = VD->getAttr<CleanupAttr>();
+    FunctionDecl *Fn = Cleanup ? Cleanup->getFunctionDecl() : nullptr;
+    if (!Fn || !VD->isLocalVarDecl())
+      return true;
+    std::string Note = (wsff::CleanupAnnotationPrefix + Names->getName(Fn)).str();
+    for (const auto *A : VD->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == Note)
+        return true;
+    VD->addAttr(AnnotateAttr::CreateImplicit(*Ctx, Note, nullptr, 0, VD->getSourceRange()));
+    return true;
+  }
+};
 
 class WsffAction : public PluginASTAction {
   wsff::WsOptions Opts;
@@ -54,9 +95,15 @@ protected:
         [O](llvm::PassBuilder &PB) { wsff::registerPasses(PB, O); });
     if (CG.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
       CG.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
+    // ws-lower syncs before the end of life of a local that a task may
+    // still use (a loop body's array): it needs the lifetime markers,
+    // which clang emits at -O0 only for AddressSanitizer's use-after-scope
+    // check.  Without -fsanitize=address the flag does nothing else; the
+    // markers generate no code at -O0.
+    CG.SanitizeAddressUseAfterScope = true;
     Preprocessor &PP = CI.getPreprocessor();
     PP.setPredefines(PP.getPredefines() + "#define WS_FENCEFREE 1\n");
-    return std::make_unique<ASTConsumer>();
+    return std::make_unique<CleanupAnnotator>();
   }
 
   ActionType getActionType() override { return AddBeforeMainAction; }

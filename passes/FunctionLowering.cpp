@@ -7,6 +7,7 @@
 #include "DeltaRecord.h"
 #include "Diagnose.h"
 #include "LocalLifetimes.h"
+#include "SpawnCall.h"
 #include "SpawnHolder.h"
 #include "SpawnRegion.h"
 #include "TaskExceptions.h"
@@ -201,8 +202,76 @@ void FunctionLowering::setUpTail() {
   EntryTail = TailArg ? static_cast<Value *>(TailArg)
                       : B.CreateCall(RT.TailOwned, {}, "ws.entry.tail");
   B.CreateStore(EntryTail, TailAddr);
+  if (!Suspends.empty()) {
+    EntryTailAddr = AB.CreateAlloca(AB.getPtrTy(), nullptr, "ws.entry.tail.addr");
+    B.CreateStore(EntryTail, EntryTailAddr);
+  }
   if (RT.race())
     B.CreateCall(RT.RaceEnter, {EntryTail});
+}
+
+Value *FunctionLowering::entryTail(IRBuilderBase &B) {
+  return EntryTailAddr ? B.CreateLoad(B.getPtrTy(), EntryTailAddr, "ws.entry.tail")
+                       : EntryTail;
+}
+
+Value *FunctionLowering::savedStack(IRBuilderBase &B) {
+  return SavedStackAddr ? B.CreateLoad(B.getPtrTy(), SavedStackAddr, "ws.stack")
+                        : SavedStack;
+}
+
+/// C++20 coroutines (a presplit coroutine: its suspension points are
+/// llvm.coro.suspend until CoroSplit cuts the function in pieces).  A
+/// spawn outstanding across a suspension would be taken back by a piece
+/// that runs on another thread, with the deque of the thread that resumed
+/// it: each suspension first syncs, as in the serial elision, where the
+/// tasks ran before the co_await or co_yield.  The sync comes before the
+/// suspension's coro.save, because await_suspend may already hand the
+/// coroutine to another thread.
+void FunctionLowering::syncBeforeSuspends() {
+  for (IntrinsicInst *Suspend : Suspends) {
+    Instruction *At = Suspend;
+    if (auto *Save = dyn_cast<IntrinsicInst>(Suspend->getArgOperand(0)))
+      if (Save->getIntrinsicID() == Intrinsic::coro_save)
+        At = Save;
+    CallInst *Sync = CallInst::Create(syncFunction(), "", At->getIterator());
+    Sync->setDebugLoc(locationFor(Suspend));
+    Syncs.push_back(Sync);
+    F.getContext().diagnose(
+        OptimizationRemarkAnalysis(DEBUG_TYPE, "SyncBeforeSuspension", Sync->getDebugLoc(),
+                                   Sync->getParent())
+        << "implicit sync before a coroutine suspension (co_await, co_yield): a "
+           "task spawned earlier may still be running");
+  }
+}
+
+/// Where a coroutine goes on after a suspension (resumed, or destroyed),
+/// it may run on another thread, for another caller: its tail, the tail
+/// its syncs go down to and the stack its frame blocks are cut from are
+/// those of that moment (nothing is outstanding: the suspension synced).
+void FunctionLowering::refreshAfterSuspends() {
+  for (IntrinsicInst *Suspend : Suspends)
+    for (User *U : Suspend->users()) {
+      auto *SW = dyn_cast<SwitchInst>(U);
+      if (!SW || SW->getCondition() != Suspend)
+        continue;
+      SmallPtrSet<BasicBlock *, 2> Done;
+      for (auto Case : SW->cases()) {
+        BasicBlock *Succ = Case.getCaseSuccessor();
+        if (!Done.insert(Succ).second)
+          continue;
+        BasicBlock *At = SplitEdge(SW->getParent(), Succ);
+        IRBuilder<> B(At->getTerminator());
+        B.SetCurrentDebugLocation(locationFor(Suspend));
+        Value *Tail = B.CreateCall(RT.TailOwned, {}, "ws.resumed.tail");
+        B.CreateStore(Tail, TailAddr);
+        B.CreateStore(Tail, EntryTailAddr);
+        if (SavedStackAddr)
+          B.CreateStore(B.CreateStackSave("ws.stack"), SavedStackAddr);
+        if (RT.race())
+          B.CreateCall(RT.RaceEnter, {Tail});
+      }
+    }
 }
 
 /// Calls of spawning functions made here go to their clones, with the
@@ -290,14 +359,65 @@ void FunctionLowering::finishRace(const SmallPtrSetImpl<Instruction *> &Written)
 /// Locals a task may use die after their last use in the function's code,
 /// but before the implicit sync at its return: sync before
 /// (LocalLifetimes.h).
-void FunctionLowering::syncBeforeLocalsDie() {
+Function *FunctionLowering::syncFunction() {
   Module &M = *F.getParent();
-  auto *SyncFn = cast<Function>(
+  return cast<Function>(
       M.getOrInsertFunction(SyncName, FunctionType::get(Type::getVoidTy(M.getContext()), false))
           .getCallee());
-  LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, SyncFn);
+}
+
+void FunctionLowering::syncBeforeLocalsDie() {
+  LifetimeSyncs Made = addLifetimeSyncs(F, Sites, Syncs, syncFunction());
   append_range(Syncs, Made.Syncs);
   Unwinding = std::move(Made.Unwinding);
+}
+
+/// A landing pad that an exception reaches while spawns are outstanding
+/// (an invoke in a try block: a callee's exception, or the function's own
+/// throw) starts with a sync: a task's exception, serially first, replaces
+/// the one on its way and goes to the same handlers, as in the serial
+/// elision, where the task would have thrown before the function did.
+void FunctionLowering::syncAtHandlers() {
+  analyzeStacks();
+  SmallPtrSet<LandingPadInst *, 4> Synced;
+  for (auto &[Sync, LP] : Unwinding)
+    Synced.insert(LP);
+  SmallVector<InvokeInst *, 4> Throwing;
+  for (BasicBlock &BB : F) {
+    auto *II = dyn_cast<InvokeInst>(BB.getTerminator());
+    // A pad that only cleans up resumes, which syncs (the exception of a
+    // task replaces the one on its way there): only handlers, which may
+    // catch the function's own exception, need the sync first.
+    if (!II || II->doesNotThrow() || isCallTo(*II, SyncName) ||
+        !II->getUnwindDest()->isLandingPad() ||
+        II->getUnwindDest()->getLandingPadInst()->getNumClauses() == 0)
+      continue;
+    SpawnStack St = In.lookup(&BB);
+    for (Instruction &I : BB)
+      St = transfer(I, St, /*Record=*/false);
+    if (St.K == SpawnStack::Unknown || (St.K == SpawnStack::Known && !St.Sites.empty()))
+      if (Synced.insert(II->getUnwindDest()->getLandingPadInst()).second)
+        Throwing.push_back(II);
+  }
+  for (InvokeInst *II : Throwing) {
+    LandingPadInst *LP = II->getUnwindDest()->getLandingPadInst();
+    InvokeInst *Sync = syncAtLandingPad(*LP, syncFunction(), locationFor(II));
+    Syncs.push_back(Sync);
+    Unwinding[Sync] = LP;
+  }
+}
+
+/// A function that manages its own stack (variable-length arrays) frees
+/// the frame blocks of spawns in a loop at its stackrestores: sync before
+/// those that may free the block of an outstanding task.  True if it
+/// added syncs.
+bool FunctionLowering::syncBeforeFramesDie() {
+  if (none_of(Sites, [](const SpawnSite &S) { return S.InFrame && S.DynamicFrame; }))
+    return false;
+  LifetimeSyncs Made = addFrameSyncs(F, Sites, Syncs, syncFunction());
+  append_range(Syncs, Made.Syncs);
+  Unwinding.insert(Made.Unwinding.begin(), Made.Unwinding.end());
+  return !Made.Syncs.empty();
 }
 
 /// -fws-race: a task keeps a frame of its own (inlined at the sync, the
@@ -322,15 +442,17 @@ void FunctionLowering::allocateFrames(bool OwnDynamicStack) {
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> AB(&Entry, Entry.begin());
   for (SpawnSite &S : Sites)
-    if (S.InFrame && !S.DynamicFrame) {
-      S.Frame = AB.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
-      S.Frame->setAlignment(Align(16));
-    }
+    if (S.InFrame && !S.DynamicFrame)
+      S.Frame = allocateFrame(S, AB);
   bool AnyDynamicFrame =
       any_of(Sites, [](const SpawnSite &S) { return S.InFrame && S.DynamicFrame; });
   if (AnyDynamicFrame && !OwnDynamicStack) {
     IRBuilder<> IB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
     SavedStack = IB.CreateStackSave("ws.stack");
+    if (!Suspends.empty()) {
+      SavedStackAddr = AB.CreateAlloca(AB.getPtrTy(), nullptr, "ws.stack.addr");
+      IB.CreateStore(SavedStack, SavedStackAddr);
+    }
   }
 }
 
@@ -356,11 +478,19 @@ bool FunctionLowering::run() {
   if (RT.race())
     for (Instruction &I : instructions(F))
       Written.insert(&I);
-  if (!Sites.empty())
-    syncBeforeLocalsDie();
   MayThrow = !F.doesNotThrow();
-  if (MayThrow)
-    Exceptions.emplace(F);
+  // A task may throw even where nothing leaves F (a noexcept function
+  // that catches what its tasks throw).
+  Exceptions.emplace(F);
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && II->getIntrinsicID() == Intrinsic::coro_suspend)
+      Suspends.push_back(II);
+  if (!Sites.empty()) {
+    syncBeforeLocalsDie();
+    syncAtHandlers();
+    syncBeforeSuspends();
+  }
   analyzeStacks();
   if (Dynamic)
     markCyclicSites();
@@ -369,6 +499,7 @@ bool FunctionLowering::run() {
   for (SpawnSite &S : Sites)
     if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
       return false;
+  bool MoreSyncs = OwnDynamicStack && syncBeforeFramesDie();
   for (SpawnSite &S : Sites)
     removeTask(S);
   if (RT.race())
@@ -381,11 +512,14 @@ bool FunctionLowering::run() {
   if (MayThrow) {
     if (!addUnwindCleanups())
       return false;
-    analyzeStacks(); // the cleanups' resumes are sync points
+    MoreSyncs = true; // the cleanups' resumes are sync points
   }
+  if (MoreSyncs)
+    analyzeStacks();
 
   setUpTail();
   allocateFrames(OwnDynamicStack);
+  refreshAfterSuspends();
   redirectCalls();
   for (SpawnSite &S : Sites)
     pushSpawn(S);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 #include <optional>
 
@@ -71,7 +72,16 @@ private:
   void analyzeStacks();
   bool addUnwindCleanups();
   void markCyclicSites();
+  Function *syncFunction();
   void syncBeforeLocalsDie();
+  bool syncBeforeFramesDie();
+  void syncAtHandlers();
+  void syncBeforeSuspends();
+  void refreshAfterSuspends();
+  /// The tail at entry (or at the last resumption of a coroutine), and the
+  /// stack saved for frame blocks.
+  Value *entryTail(IRBuilderBase &B);
+  Value *savedStack(IRBuilderBase &B);
   void keepTaskFrames();
   void setUpTail();
   void allocateFrames(bool OwnDynamicStack);
@@ -119,6 +129,11 @@ private:
   AllocaInst *TailAddr = nullptr;
   Value *EntryTail = nullptr;
   Value *SavedStack = nullptr;
+  /// A coroutine's suspension points (llvm.coro.suspend), and where the
+  /// entry tail and saved stack are kept: each resumption has its own.
+  SmallVector<IntrinsicInst *, 2> Suspends;
+  AllocaInst *EntryTailAddr = nullptr;
+  AllocaInst *SavedStackAddr = nullptr;
 };
 
 

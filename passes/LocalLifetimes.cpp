@@ -2,6 +2,7 @@
 
 #include "LocalLifetimes.h"
 
+#include "TaskExceptions.h"
 #include "TaskReach.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -58,6 +60,32 @@ AllocaInst *startedLocal(Instruction &I) {
   return localOf(II->getArgOperand(1));
 }
 
+/// The llvm.stacksave calls whose value a llvm.stackrestore restores: its
+/// operand, or at -O0 what is stored in the slot it is loaded from.
+SmallVector<Instruction *, 2> savesOf(IntrinsicInst &Restore) {
+  SmallVector<Instruction *, 2> Saves;
+  auto IsSave = [](Value *V) {
+    auto *II = dyn_cast<IntrinsicInst>(V);
+    return II && II->getIntrinsicID() == Intrinsic::stacksave;
+  };
+  Value *Op = Restore.getArgOperand(0)->stripPointerCasts();
+  if (IsSave(Op))
+    Saves.push_back(cast<Instruction>(Op));
+  else if (auto *L = dyn_cast<LoadInst>(Op))
+    if (auto *Slot = dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts()))
+      for (User *U : Slot->users())
+        if (auto *St = dyn_cast<StoreInst>(U))
+          if (St->getPointerOperand()->stripPointerCasts() == Slot &&
+              IsSave(St->getValueOperand()->stripPointerCasts()))
+            Saves.push_back(cast<Instruction>(St->getValueOperand()->stripPointerCasts()));
+  return Saves;
+}
+
+bool isStackRestore(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  return II && II->getIntrinsicID() == Intrinsic::stackrestore;
+}
+
 bool callsBeginCatch(const BasicBlock &BB) {
   for (const Instruction &I : BB)
     if (auto *CB = dyn_cast<CallBase>(&I))
@@ -84,8 +112,8 @@ BasicBlock *activeHandler(Instruction &I) {
 }
 
 /// How a remark names the local A that E ends: its variable (with -g),
-/// else its class (a destructor call).
-std::string describe(AllocaInst &A, Instruction &E) {
+/// else its class (a destructor call) or its cleanup function.
+std::string describeLocal(AllocaInst &A, Instruction &E) {
   for (Instruction &I : instructions(*A.getFunction())) {
     // dbg.declare; with assignment tracking (-O1 and up), dbg.assign.
     if (auto *D = dyn_cast<DbgDeclareInst>(&I))
@@ -103,36 +131,56 @@ std::string describe(AllocaInst &A, Instruction &E) {
     if (Function *Dtor = CB->getCalledFunction()) {
       ItaniumPartialDemangler D;
       std::string Mangled = Dtor->getName().str();
-      if (!D.partialDemangle(Mangled.c_str()))
-        if (char *Class = D.getFunctionDeclContextName(nullptr, nullptr)) {
-          std::string R = std::string("a local ") + Class;
-          std::free(Class);
-          return R;
-        }
+      if (D.partialDemangle(Mangled.c_str()))
+        return "a local cleaned up by " + Mangled; // __attribute__((cleanup))
+      if (char *Class = D.getFunctionDeclContextName(nullptr, nullptr)) {
+        std::string R = std::string("a local ") + Class;
+        std::free(Class);
+        return R;
+      }
     }
   return "a local";
 }
 
-/// The analysis and the syncs it adds, for one function.
+/// The analysis and the syncs it adds, for one function.  The objects it
+/// follows are locals (allocas, static or variable-length) and, once the
+/// spawns are outlined, the frame blocks that spawns in a loop allocate on
+/// the stack (a site's end marker stands for its block).
 class LifetimePlan {
 public:
   LifetimePlan(Function &F, ArrayRef<SpawnSite> Sites, ArrayRef<CallBase *> Syncs)
-      : F(F), Sites(Sites), Syncs(Syncs.begin(), Syncs.end()), Kinds(F) {
-    for (const SpawnSite &S : Sites)
+      : F(F), Sites(Sites), Syncs(Syncs.begin(), Syncs.end()), Kinds(F), DT(F) {
+    for (const SpawnSite &S : Sites) {
       Ignored.insert({S.Begin, S.End, S.Call});
+      // What follows the spawned call up to the end marker moves into the
+      // task: the ends of life there (its sret temporary's destructor) are
+      // the task's own, never a place for the parent to sync.
+      for (Instruction *I = S.Call->getNextNode(); I && I != S.End; I = I->getNextNode())
+        InTask.insert(I);
+    }
   }
   /// Which locals each task reaches; false if none.
   bool reach();
-  /// The ends of life of those locals (and the destructors that use them);
-  /// false if none.
+  /// The frame blocks of the spawns that allocate one at the spawn (in a
+  /// loop, arguments that do not fit the slot); false if none.
+  bool reachFrames();
+  /// The ends of life of what is followed (and the destructors that use
+  /// those locals); false if none.
   bool events();
-  /// The ends of life at which a task that reaches the local may be
+  /// The ends of life at which a task that reaches the object may be
   /// outstanding.
   SmallVector<Instruction *, 4> needs() const;
   void insert(ArrayRef<Instruction *> Needs, Function *SyncFn, LifetimeSyncs &Made);
 
 private:
+  unsigned track(Instruction *Object);
   SmallVector<unsigned, 4> indices(const SmallPtrSetImpl<AllocaInst *> &Set, bool Add);
+  /// Lives on the stack from where it is made to a stackrestore (a
+  /// variable-length array, a frame block)?
+  bool isDynamic(const Instruction *Object) const {
+    auto *A = dyn_cast<AllocaInst>(Object);
+    return !A || !A->isStaticAlloca();
+  }
   struct State {
     BitVector Alive, Pinned, Shared;
     bool operator==(const State &O) const {
@@ -140,6 +188,7 @@ private:
     }
   };
   void transfer(Instruction &I, State &St, SmallVectorImpl<Instruction *> *Needs) const;
+  std::string describe(Instruction &E) const;
   void syncAtPad(LandingPadInst *LP, Instruction *E, Function *SyncFn, LifetimeSyncs &Made);
   void syncBefore(Instruction *E, Function *SyncFn, LifetimeSyncs &Made);
 
@@ -147,35 +196,46 @@ private:
   ArrayRef<SpawnSite> Sites;
   SmallPtrSet<const Instruction *, 8> Syncs;
   CalleeKinds Kinds;
+  DominatorTree DT;
   SmallPtrSet<const Instruction *, 8> Ignored;
-  /// The locals some task reaches, and their index in the bit vectors.
-  SmallVector<AllocaInst *, 8> Tracked;
-  DenseMap<AllocaInst *, unsigned> Index;
+  SmallPtrSet<const Instruction *, 8> InTask;
+  /// The objects some task reaches, and their index in the bit vectors.
+  SmallVector<Instruction *, 8> Tracked;
+  DenseMap<Instruction *, unsigned> Index;
   struct Reached {
     SmallVector<unsigned, 4> Addr, Shared;
   };
   SmallVector<Reached, 4> ReachOf; ///< by site
   DenseMap<const Instruction *, unsigned> SiteOfEnd;
   struct EndOfLife {
-    AllocaInst *Local;
+    AllocaInst *Local; ///< null at a stackrestore
     int Index; ///< in Tracked, or -1
     bool Destructor;
     SmallVector<unsigned, 4> Uses; ///< tracked locals the destructor may use
+    SmallVector<unsigned, 2> Freed; ///< dynamic objects a stackrestore frees
+    bool FreesFrame = false;
   };
   DenseMap<const Instruction *, EndOfLife> Ends;
-  DenseMap<const Instruction *, unsigned> Starts;
+  DenseMap<const Instruction *, SmallVector<unsigned, 1>> Starts;
   SmallPtrSet<LandingPadInst *, 4> PadsSynced;
 };
+
+unsigned LifetimePlan::track(Instruction *Object) {
+  auto [It, New] = Index.try_emplace(Object, Tracked.size());
+  if (New)
+    Tracked.push_back(Object);
+  return It->second;
+}
 
 SmallVector<unsigned, 4> LifetimePlan::indices(const SmallPtrSetImpl<AllocaInst *> &Set,
                                                bool Add) {
   SmallVector<unsigned, 4> Out;
   for (AllocaInst *A : Set) {
-    auto It = Index.find(A);
-    if (It == Index.end() && Add) {
-      It = Index.try_emplace(A, Tracked.size()).first;
-      Tracked.push_back(A);
+    if (Add) {
+      Out.push_back(track(A));
+      continue;
     }
+    auto It = Index.find(A);
     if (It != Index.end())
       Out.push_back(It->second);
   }
@@ -203,10 +263,38 @@ bool LifetimePlan::reach() {
   return !Tracked.empty();
 }
 
+bool LifetimePlan::reachFrames() {
+  for (const SpawnSite &S : Sites) {
+    Reached R;
+    if (S.InFrame && S.DynamicFrame) {
+      R.Addr.push_back(track(S.End));
+      Starts[S.End].push_back(R.Addr.back());
+    }
+    ReachOf.push_back(R);
+    SiteOfEnd[S.End] = ReachOf.size() - 1;
+  }
+  return !Tracked.empty();
+}
+
 bool LifetimePlan::events() {
   DenseMap<AllocaInst *, SmallVector<unsigned, 4>> UsesOf;
   for (Instruction &I : instructions(F)) {
-    if (AllocaInst *A = endedLocal(I, Kinds)) {
+    if (InTask.count(&I))
+      continue;
+    if (isStackRestore(I)) {
+      // It frees what was put on the stack after the stack pointer it
+      // restores was saved: the objects its saves dominate.
+      EndOfLife E{nullptr, -1, false, {}, {}};
+      for (Instruction *Save : savesOf(cast<IntrinsicInst>(I)))
+        for (unsigned Idx = 0; Idx < Tracked.size(); ++Idx)
+          if (isDynamic(Tracked[Idx]) && DT.dominates(Save, Tracked[Idx]) &&
+              !is_contained(E.Freed, Idx)) {
+            E.Freed.push_back(Idx);
+            E.FreesFrame |= !isa<AllocaInst>(Tracked[Idx]);
+          }
+      if (!E.Freed.empty())
+        Ends[&I] = std::move(E);
+    } else if (AllocaInst *A = endedLocal(I, Kinds)) {
       auto It = Index.find(A);
       bool Dtor = !isa<IntrinsicInst>(I);
       SmallVector<unsigned, 4> Uses;
@@ -221,22 +309,28 @@ bool LifetimePlan::events() {
         Uses = U->second;
       }
       if (It != Index.end() || !Uses.empty())
-        Ends[&I] = {A, It != Index.end() ? int(It->second) : -1, Dtor, std::move(Uses)};
+        Ends[&I] = {A, It != Index.end() ? int(It->second) : -1, Dtor, std::move(Uses), {}};
     } else if (AllocaInst *A = startedLocal(I)) {
       auto It = Index.find(A);
       if (It != Index.end())
-        Starts[&I] = It->second;
+        Starts[&I].push_back(It->second);
+    } else if (auto *A = dyn_cast<AllocaInst>(&I); A && !A->isStaticAlloca()) {
+      // A variable-length array lives from here (each time round a loop).
+      auto It = Index.find(A);
+      if (It != Index.end())
+        Starts[&I].push_back(It->second);
     }
   }
   return !Ends.empty();
 }
 
-/// A reached local is pinned at its spawn if it may be alive there; a
-/// sync unpins everything; the end of life of a pinned local needs a sync.
+/// A reached object is pinned at its spawn if it may be alive there; a
+/// sync unpins everything; the end of life of a pinned one needs a sync.
 void LifetimePlan::transfer(Instruction &I, State &St,
                             SmallVectorImpl<Instruction *> *Needs) const {
   if (auto It = Starts.find(&I); It != Starts.end())
-    St.Alive.set(It->second);
+    for (unsigned A : It->second)
+      St.Alive.set(A);
   if (auto It = SiteOfEnd.find(&I); It != SiteOfEnd.end()) {
     for (unsigned A : ReachOf[It->second].Addr)
       if (St.Alive.test(A))
@@ -257,6 +351,8 @@ void LifetimePlan::transfer(Instruction &I, State &St,
                                (E.Destructor && St.Shared.test(E.Index)));
   for (unsigned U : E.Uses)
     Used |= St.Pinned.test(U);
+  for (unsigned U : E.Freed)
+    Used |= St.Pinned.test(U);
   if (Used) {
     if (Needs)
       Needs->push_back(&I);
@@ -265,6 +361,18 @@ void LifetimePlan::transfer(Instruction &I, State &St,
   }
   if (E.Index >= 0)
     St.Alive.reset(E.Index);
+  for (unsigned U : E.Freed)
+    St.Alive.reset(U);
+}
+
+/// How the remark names what E ends.
+std::string LifetimePlan::describe(Instruction &E) const {
+  const EndOfLife &End = Ends.find(&E)->second;
+  if (End.Local)
+    return "the end of " + describeLocal(*End.Local, E);
+  return End.FreesFrame ? "the end of a variable-length array's scope (it frees "
+                          "the arguments of the tasks spawned in it)"
+                        : "the end of a variable-length array's scope";
 }
 
 /// Forward, joins are unions (may be alive, may be pinned).
@@ -308,28 +416,13 @@ SmallVector<Instruction *, 4> LifetimePlan::needs() const {
   return Needs;
 }
 
-/// On an unwinding path: landingpad; invoke sync -> Cont, unwinding to a
-/// copy of the pad (a task's exception) that joins the pad's value in Cont.
+/// On an unwinding path: a sync at the start of the landing pad
+/// (TaskExceptions.h, syncAtLandingPad), once per pad.
 void LifetimePlan::syncAtPad(LandingPadInst *LP, Instruction *E, Function *SyncFn,
                              LifetimeSyncs &Made) {
   if (!PadsSynced.insert(LP).second)
     return;
-  LLVMContext &Ctx = F.getContext();
-  BasicBlock *PadBB = LP->getParent();
-  BasicBlock *Cont = SplitBlock(PadBB, LP->getNextNode(), static_cast<DominatorTree *>(nullptr),
-                                nullptr, nullptr, "ws.unwind.synced");
-  auto *TaskPad = BasicBlock::Create(Ctx, "ws.unwind.task", &F, Cont);
-  auto *LP2 = cast<LandingPadInst>(LP->clone());
-  LP2->insertInto(TaskPad, TaskPad->end());
-  BranchInst::Create(Cont, TaskPad)->setDebugLoc(LP->getDebugLoc());
-  PadBB->getTerminator()->eraseFromParent();
-  auto *Sync = InvokeInst::Create(SyncFn, Cont, TaskPad, {}, "", PadBB);
-  Sync->setDebugLoc(E->getDebugLoc());
-  PHINode *Exn = PHINode::Create(LP->getType(), 2, "ws.exn.inflight");
-  Exn->insertInto(Cont, Cont->begin());
-  LP->replaceUsesWithIf(Exn, [&](Use &U) { return U.getUser() != Exn; });
-  Exn->addIncoming(LP, PadBB);
-  Exn->addIncoming(LP2, TaskPad);
+  InvokeInst *Sync = syncAtLandingPad(*LP, SyncFn, E->getDebugLoc());
   Made.Syncs.push_back(Sync);
   Made.Unwinding[Sync] = LP;
 }
@@ -376,7 +469,7 @@ void LifetimePlan::insert(ArrayRef<Instruction *> Needs, Function *SyncFn,
     F.getContext().diagnose(
         OptimizationRemarkAnalysis(DEBUG_TYPE, "SyncBeforeEndOfLife", E->getDebugLoc(),
                                    E->getParent())
-        << "implicit sync before the end of " << describe(*Ends.find(E)->second.Local, *E)
+        << "implicit sync before " << describe(*E)
         << ": a task spawned earlier may still use it");
     auto Pads = PadsOf.find(E->getParent());
     if (Pads == PadsOf.end())
@@ -394,6 +487,15 @@ LifetimeSyncs addLifetimeSyncs(Function &F, ArrayRef<SpawnSite> Sites,
   LifetimeSyncs Made;
   LifetimePlan Plan(F, Sites, Syncs);
   if (Plan.reach() && Plan.events())
+    Plan.insert(Plan.needs(), SyncFn, Made);
+  return Made;
+}
+
+LifetimeSyncs addFrameSyncs(Function &F, ArrayRef<SpawnSite> Sites,
+                            ArrayRef<CallBase *> Syncs, Function *SyncFn) {
+  LifetimeSyncs Made;
+  LifetimePlan Plan(F, Sites, Syncs);
+  if (Plan.reachFrames() && Plan.events())
     Plan.insert(Plan.needs(), SyncFn, Made);
   return Made;
 }

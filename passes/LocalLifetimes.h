@@ -53,6 +53,14 @@ LifetimeSyncs addLifetimeSyncs(llvm::Function &F, llvm::ArrayRef<SpawnSite> Site
                                llvm::ArrayRef<llvm::CallBase *> Syncs,
                                llvm::Function *SyncFn);
 
+/// Once the spawns are outlined: adds a sync before each llvm.stackrestore
+/// of F's own (the end of a variable-length array's scope) that frees the
+/// frame block of a spawn that may be outstanding there (a spawn in a
+/// loop whose arguments do not fit the slot; SpawnSite::DynamicFrame).
+LifetimeSyncs addFrameSyncs(llvm::Function &F, llvm::ArrayRef<SpawnSite> Sites,
+                            llvm::ArrayRef<llvm::CallBase *> Syncs,
+                            llvm::Function *SyncFn);
+
 } // namespace wsff
 
 #endif

@@ -16,6 +16,7 @@
 #include "LowerRuntime.h"
 #include "SpawnClones.h"
 #include "SpawnHolder.h"
+#include "TaskReach.h"
 #include "ViewReach.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -55,7 +56,8 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
       if (!Spawning.count(cast<CallBase>(U)->getFunction()))
         Syncing.insert(cast<CallBase>(U)->getFunction());
   if (Spawning.empty() && Syncing.empty())
-    return PreservedAnalyses::all();
+    return dropCleanupAnnotations(M) ? PreservedAnalyses::none()
+                                     : PreservedAnalyses::all();
 
   Runtime RT;
   if (!declareRuntime(M, Opts, RT))
@@ -115,6 +117,7 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
       if (Fn->use_empty())
         Fn->eraseFromParent();
 
+  dropCleanupAnnotations(M);
   ensureRecord(M, Opts);
   // -fws-race calls the fast paths: inlined, ThreadSanitizer's pass would
   // check the deque's memory as the program's.

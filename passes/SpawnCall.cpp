@@ -44,9 +44,14 @@ static SmallVector<BasicBlock *, 2> normalSuccessors(Instruction &Term) {
 /// Walks forward from the begin marker to its end marker, calling Visit on
 /// every instruction on the way.  The macro makes the region straight-line
 /// code, possibly with the branches of a `?:` or `&&` in the arguments or
-/// of a sanitizer's checks, and no other builtin.
+/// of a sanitizer's checks.  The arguments may spawn and sync themselves (a
+/// statement expression): that is the parent's code, and a spawn there is
+/// walked over, up to its own end marker.
 static CallInst *walkRegion(CallInst &Begin,
-                            function_ref<void(Instruction &)> Visit) {
+                            function_ref<void(Instruction &)> Visit,
+                            unsigned Depth = 0) {
+  if (Depth > 64)
+    return nullptr;
   CallInst *Found = nullptr;
   SmallVector<BasicBlock::iterator, 4> Work{std::next(Begin.getIterator())};
   SmallPtrSet<BasicBlock *, 8> Seen{Begin.getParent()};
@@ -64,7 +69,23 @@ static CallInst *walkRegion(CallInst &Begin,
         Found = E;
         break;
       }
-      if (isWsBuiltin(*It) || isa<ReturnInst>(*It) || isa<ResumeInst>(*It))
+      if (isCallTo(*It, SpawnBeginName)) {
+        CallInst *Inner = walkRegion(cast<CallInst>(*It), [](Instruction &) {}, Depth + 1);
+        if (!Inner)
+          return nullptr;
+        if (Inner->getParent() != BB) {
+          if (Inner->getParent() == Begin.getParent())
+            return nullptr; // a cycle through the spawn
+          Seen.insert(Inner->getParent());
+          Work.push_back(std::next(Inner->getIterator()));
+          break;
+        }
+        It = Inner->getIterator();
+        continue;
+      }
+      if (isCallTo(*It, SyncName))
+        continue;
+      if (isa<ReturnInst>(*It) || isa<ResumeInst>(*It))
         return nullptr;
       Visit(*It);
       if (It->isTerminator())

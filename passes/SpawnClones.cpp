@@ -148,7 +148,19 @@ Function *makeClone(Function &F, const Runtime &RT) {
   Clone->addFnAttr(CloneAttr);
   Clone->getArg(0)->setName("ws.tail");
 
+  // Labels whose address the body takes (&&label, a computed goto's
+  // table) move with it: the constants must name the clone, or they are
+  // left pointing into a function that no longer holds the blocks.
+  SmallVector<std::pair<BlockAddress *, BasicBlock *>, 4> Labels;
+  for (BasicBlock &BB : F)
+    if (BB.hasAddressTaken())
+      if (BlockAddress *BA = BlockAddress::lookup(&BB))
+        Labels.push_back({BA, &BB});
   Clone->splice(Clone->begin(), &F);
+  for (auto [BA, BB] : Labels) {
+    BA->replaceAllUsesWith(BlockAddress::get(Clone, BB));
+    BA->destroyConstant();
+  }
   for (unsigned I = 0; I < F.arg_size(); ++I) {
     Argument *Old = F.getArg(I), *New = Clone->getArg(I + 1);
     New->takeName(Old);
@@ -206,6 +218,8 @@ Function *makeClone(Function &F, const Runtime &RT) {
     B.CreateRet(Call);
   emitSubmit(F, *Clone, Call->getAttributes(), RT, Submit);
   F.removeFnAttr(Attribute::Naked);
+  // A coroutine's body, with its suspensions, is the clone's now.
+  F.removeFnAttr(Attribute::PresplitCoroutine);
   // The entry point reads the tail and runs spawning code: whatever the
   // user promised about F's memory holds for neither.
   dropAttributesTheRuntimeBreaks(F);

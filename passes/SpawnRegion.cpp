@@ -206,18 +206,48 @@ static Type *fieldType(const SpawnSite &S, unsigned I) {
   return S.ByvalCopy[I] ? S.ByvalCopy[I] : S.LiveIns[I]->getType();
 }
 
+/// The alignment a live-in's field needs: its type's, or more for a byval
+/// copy of an over-aligned type (_Alignas(64)): the callee may rely on it.
+static Align fieldAlign(const SpawnSite &S, unsigned I, const DataLayout &DL) {
+  Align A = DL.getABITypeAlign(fieldType(S, I));
+  if (S.ByvalAlign[I] && *S.ByvalAlign[I] > A)
+    A = *S.ByvalAlign[I];
+  return A;
+}
+
 /// The live-ins' layout, in the slot's payload or in the spawning frame.
+/// Where a field must be more aligned than its type (a byval copy of an
+/// _Alignas type: IR types know nothing of it), a packed struct whose
+/// padding is explicit; else the plain struct, which lays out the same.
 static void layOut(SpawnSite &S, const DataLayout &DL, LLVMContext &Ctx,
                    const Twine &Name) {
+  bool OverAligned = false;
+  for (unsigned I = 0; I < S.LiveIns.size(); ++I)
+    OverAligned |= fieldAlign(S, I, DL) > DL.getABITypeAlign(fieldType(S, I));
   SmallVector<Type *, 8> Fields;
   bool Byval = false;
+  uint64_t Size = 0;
+  S.LayoutAlign = Align(1);
+  S.FieldIndex.clear();
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
+    Align A = fieldAlign(S, I, DL);
+    uint64_t At = alignTo(Size, A);
+    if (At != Size && OverAligned)
+      Fields.push_back(ArrayType::get(Type::getInt8Ty(Ctx), At - Size));
+    S.FieldIndex.push_back(Fields.size());
     Fields.push_back(fieldType(S, I));
+    Size = At + DL.getTypeAllocSize(fieldType(S, I));
+    S.LayoutAlign = std::max(S.LayoutAlign, A);
     Byval |= S.ByvalCopy[I] != nullptr;
   }
-  S.LayoutTy = StructType::create(Ctx, Fields, Name.str());
+  S.LayoutTy = StructType::create(Ctx, Fields, Name.str(), /*isPacked=*/OverAligned);
   S.InFrame = Byval || DL.getTypeAllocSize(S.LayoutTy) > WS_SLOT_PAYLOAD ||
-              DL.getABITypeAlign(S.LayoutTy) > Align(16);
+              S.LayoutAlign > Align(16);
+}
+
+/// A live-in's field in a layout at Base.
+static Value *fieldOf(const SpawnSite &S, IRBuilderBase &B, Value *Base, unsigned I) {
+  return B.CreateStructGEP(S.LayoutTy, Base, S.FieldIndex[I]);
 }
 
 /// The payload of a slot (ws_slot.payload).
@@ -240,15 +270,14 @@ static SmallVector<Value *, 8> bodyArgs(const SpawnSite &S, Value *Layout,
   SmallVector<Value *, 8> Args;
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
     if (S.ByvalCopy[I]) { // only ever InFrame
-      Args.push_back(B.CreateStructGEP(S.LayoutTy, Layout ? Layout : Frame, I));
+      Args.push_back(fieldOf(S, B, Layout ? Layout : Frame, I));
       continue;
     }
     if (!Layout) {
       Args.push_back(S.LiveIns[I]);
       continue;
     }
-    Args.push_back(B.CreateLoad(S.LiveIns[I]->getType(),
-                                B.CreateStructGEP(S.LayoutTy, Layout, I)));
+    Args.push_back(B.CreateLoad(S.LiveIns[I]->getType(), fieldOf(S, B, Layout, I)));
   }
   return Args;
 }
@@ -319,6 +348,8 @@ static void emitBody(SpawnSite &S, ArrayRef<Instruction *> Run,
   S.Body = Function::Create(FunctionType::get(RetTy, Params, false),
                             GlobalValue::InternalLinkage, BodyPrefix + Base, M);
   copyFunctionAttributes(Parent, *S.Body);
+  if (S.MayThrow) // a noexcept parent's handlers catch it
+    S.Body->removeFnAttr(Attribute::NoUnwind);
   S.Body->addFnAttr(Attribute::AlwaysInline);
   Argument *Tail = S.Body->getArg(0);
   Tail->setName("ws.tail");
@@ -429,7 +460,11 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     S.ResultTy = Result->getValueOperand()->getType();
     S.ResultAlign = Result->getAlign();
   }
-  S.MayThrow = !Parent.doesNotThrow() && any_of(Run, [](Instruction *I) {
+  // Even where nothing leaves the parent (noexcept), its handlers may
+  // catch what the task throws; a parent with neither (C) lets nothing
+  // through.
+  S.MayThrow = (!Parent.doesNotThrow() || Parent.hasPersonalityFn()) &&
+               any_of(Run, [](Instruction *I) {
     auto *CB = dyn_cast<CallBase>(I);
     return CB && !CB->doesNotThrow();
   });
@@ -476,6 +511,12 @@ void removeTask(SpawnSite &S) {
   S.Dropped.clear();
 }
 
+AllocaInst *allocateFrame(const SpawnSite &S, IRBuilderBase &B) {
+  AllocaInst *Frame = B.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
+  Frame->setAlignment(std::max(S.LayoutAlign, Align(16)));
+  return Frame;
+}
+
 CallInst *emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   Module &M = *S.Begin->getModule();
   const DataLayout &DL = M.getDataLayout();
@@ -483,17 +524,15 @@ CallInst *emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
   B.SetCurrentDebugLocation(S.Begin->getDebugLoc());
   Value *Layout = payload(B, Slot);
   if (S.InFrame) {
-    if (S.DynamicFrame) {
-      S.Frame = B.CreateAlloca(S.LayoutTy, nullptr, "ws.frame");
-      S.Frame->setAlignment(Align(16));
-    }
+    if (S.DynamicFrame)
+      S.Frame = allocateFrame(S, B);
     B.CreateStore(S.Frame, Layout);
     Layout = S.Frame;
   }
   for (unsigned I = 0; I < S.LiveIns.size(); ++I) {
-    Value *Field = B.CreateStructGEP(S.LayoutTy, Layout, I);
+    Value *Field = fieldOf(S, B, Layout, I);
     if (Type *T = S.ByvalCopy[I])
-      B.CreateMemCpy(Field, DL.getABITypeAlign(T), S.LiveIns[I],
+      B.CreateMemCpy(Field, fieldAlign(S, I, DL), S.LiveIns[I],
                      S.ByvalAlign[I].value_or(Align(1)), DL.getTypeAllocSize(T));
     else
       B.CreateStore(S.LiveIns[I], Field);

@@ -67,14 +67,18 @@ struct SpawnSite {
   /// The live-ins, as laid out in the slot's payload or in the frame
   /// descriptor (InFrame; the payload then holds a pointer to it).
   llvm::StructType *LayoutTy = nullptr;
+  /// Per live-in, its field in LayoutTy (padding fields come between);
+  /// and the alignment the layout needs.
+  llvm::SmallVector<unsigned, 8> FieldIndex;
+  llvm::Align LayoutAlign;
   bool InFrame = false;
   llvm::Function *Body = nullptr;
   llvm::Function *Thunk = nullptr;
   /// The frame descriptor: a static alloca, or made at the spawn.
   llvm::AllocaInst *Frame = nullptr;
   bool DynamicFrame = false;
-  /// The task may throw: a call of it may unwind, in a function that may.
-  /// Its thunk then catches the exception for the owner's join, and a
+  /// The task may throw: a call of it may unwind (also in a noexcept
+  /// function, whose handlers may catch it).  Its thunk then catches the exception for the owner's join, and a
   /// sync catches it around the direct call of the body.
   bool MayThrow = false;
 
@@ -107,6 +111,9 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones);
 
 /// Erases the task of an outlined spawn from the parent.
 void removeTask(SpawnSite &S);
+
+/// A frame descriptor for S's live-ins, made by B, as aligned as they need.
+llvm::AllocaInst *allocateFrame(const SpawnSite &S, llvm::IRBuilderBase &B);
 
 /// Replaces the region in the parent: writes the task into Slot (and the
 /// frame descriptor) and publishes it with Push(Slot), which it returns.

@@ -210,7 +210,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
   IRBuilder<> B(Head);
   B.SetCurrentDebugLocation(DL);
   Value *Tail = loadTail(B);
-  B.CreateCondBr(B.CreateICmpEQ(Tail, EntryTail), Done, Pop);
+  B.CreateCondBr(B.CreateICmpEQ(Tail, entryTail(B)), Done, Pop);
 
   B.SetInsertPoint(Pop);
   Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Tail,
@@ -273,7 +273,7 @@ void FunctionLowering::lowerDynamic(Instruction *At) {
 
   B.SetInsertPoint(Done);
   if (SavedStack)
-    B.CreateStackRestore(SavedStack);
+    B.CreateStackRestore(savedStack(B));
   if (Waits)
     Exceptions->finishSync(B, At, unwindOf(At), Unwinding.lookup(At));
   B.CreateBr(Cont);

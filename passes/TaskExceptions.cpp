@@ -7,6 +7,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -30,6 +31,27 @@ InvokeInst *addUnwindCleanup(CallInst &Call) {
   BasicBlock *At = Call.getParent();
   changeToInvokeAndSplitBasicBlock(&Call, Cleanup);
   return cast<InvokeInst>(At->getTerminator());
+}
+
+InvokeInst *syncAtLandingPad(LandingPadInst &LP, Function *SyncFn, DebugLoc Loc) {
+  Function &F = *LP.getFunction();
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *PadBB = LP.getParent();
+  BasicBlock *Cont = SplitBlock(PadBB, LP.getNextNode(), static_cast<DominatorTree *>(nullptr),
+                                nullptr, nullptr, "ws.unwind.synced");
+  auto *TaskPad = BasicBlock::Create(Ctx, "ws.unwind.task", &F, Cont);
+  auto *LP2 = cast<LandingPadInst>(LP.clone());
+  LP2->insertInto(TaskPad, TaskPad->end());
+  BranchInst::Create(Cont, TaskPad)->setDebugLoc(LP.getDebugLoc());
+  PadBB->getTerminator()->eraseFromParent();
+  auto *Sync = InvokeInst::Create(SyncFn, Cont, TaskPad, {}, "", PadBB);
+  Sync->setDebugLoc(Loc);
+  PHINode *Exn = PHINode::Create(LP.getType(), 2, "ws.exn.inflight");
+  Exn->insertInto(Cont, Cont->begin());
+  LP.replaceUsesWithIf(Exn, [&](Use &U) { return U.getUser() != Exn; });
+  Exn->addIncoming(&LP, PadBB);
+  Exn->addIncoming(LP2, TaskPad);
+  return Sync;
 }
 
 BasicBlock *unwindOf(Instruction *At) {
@@ -98,15 +120,35 @@ void TaskExceptions::rethrow(IRBuilderBase &B, Value *Captured,
       runtime(ExceptionRethrowName, B.getVoidTy(), {B.getPtrTy()});
   if (auto *Fn = dyn_cast<Function>(Rethrow.getCallee())) // (a module may declare it otherwise)
     Fn->setDoesNotReturn();
-  if (Unwind) {
+  if (Unwind || F.doesNotThrow()) {
     auto *Never = BasicBlock::Create(F.getContext(), "ws.never", &F);
-    addUnwindPredecessor(Unwind, B.GetInsertBlock(), At);
+    if (Unwind)
+      addUnwindPredecessor(Unwind, B.GetInsertBlock(), At);
+    else
+      Unwind = terminatePad();
     B.CreateInvoke(Rethrow, Never, Unwind, {Captured});
     IRBuilder<>(Never).CreateUnreachable();
   } else {
     B.CreateCall(Rethrow, {Captured});
     B.CreateUnreachable();
   }
+}
+
+BasicBlock *TaskExceptions::terminatePad() {
+  if (Terminate)
+    return Terminate;
+  setCxxPersonality(F);
+  Terminate = BasicBlock::Create(F.getContext(), "ws.terminate", &F);
+  IRBuilder<> B(Terminate);
+  landingPad(B)->addClause(ConstantPointerNull::get(B.getPtrTy()));
+  FunctionCallee Fn = runtime("_ZSt9terminatev", B.getVoidTy(), {});
+  if (auto *T = dyn_cast<Function>(Fn.getCallee())) {
+    T->setDoesNotReturn();
+    T->setDoesNotThrow();
+  }
+  B.CreateCall(Fn);
+  B.CreateUnreachable();
+  return Terminate;
 }
 
 void TaskExceptions::finishSync(IRBuilderBase &B, Instruction *At,

@@ -60,18 +60,30 @@ public:
   void finishSync(llvm::IRBuilderBase &B, llvm::Instruction *At,
                   llvm::BasicBlock *Unwind, llvm::LandingPadInst *InFlight = nullptr);
   /// Throws Captured from B's block, to Unwind (the handler of the invoke
-  /// At) or out of the function.
+  /// At) or out of the function; where nothing may leave the function (a
+  /// noexcept one), to std::terminate, as in the serial elision.
   void rethrow(llvm::IRBuilderBase &B, llvm::Value *Captured,
                llvm::BasicBlock *Unwind, llvm::Instruction *At);
 
 private:
   llvm::AllocaInst *kept();
+  llvm::BasicBlock *terminatePad();
   llvm::FunctionCallee runtime(llvm::StringRef Name, llvm::Type *Ret,
                                llvm::ArrayRef<llvm::Type *> Params);
 
   llvm::Function &F;
   llvm::AllocaInst *Kept = nullptr;
+  llvm::BasicBlock *Terminate = nullptr;
 };
+
+/// A sync (an invoke of SyncFn) at the start of landing pad LP, whose
+/// exception is then on its way: LP's block ends with it, it goes on to
+/// the rest of the pad, and a task's exception unwinds to a copy of LP
+/// whose value joins LP's there (the serially first exception goes on,
+/// through the same handlers and cleanups).  The caller records the
+/// sync as one where LP's exception is on its way.
+llvm::InvokeInst *syncAtLandingPad(llvm::LandingPadInst &LP, llvm::Function *SyncFn,
+                                   llvm::DebugLoc Loc);
 
 /// The handler an invoked sync point unwinds to, or null.
 llvm::BasicBlock *unwindOf(llvm::Instruction *At);

@@ -2,10 +2,15 @@
 
 #include "TaskReach.h"
 
+#include "AbiNames.h"
+
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
 #include <cstdlib>
@@ -223,7 +228,8 @@ void TaskReach::content(Value *O, bool Deref) {
           CopiedFrom(M->getRawSource());
       } else if (auto *CB = dyn_cast<CallBase>(U)) {
         if (Ignored.count(CB) || CB->isLifetimeStartOrEnd() ||
-            isa<DbgInfoIntrinsic>(CB) || isa<MemSetInst>(CB))
+            isa<DbgInfoIntrinsic>(CB) || isa<MemSetInst>(CB) ||
+            !cleanupAnnotation(*CB).empty())
           continue;
         CalleeKind K = Kinds.of(*CB);
         if (K == CalleeKind::Identity) {
@@ -269,15 +275,65 @@ CalleeKind CalleeKinds::of(const CallBase &CB) const {
   if (isIdentityIntrinsic(CB))
     return CalleeKind::Identity;
   const Function *Fn = CB.getCalledFunction();
-  return Fn ? Kinds.lookup(Fn) : CalleeKind::Plain;
+  if (!Fn)
+    return CalleeKind::Plain;
+  if (CB.arg_size() == 1 && !CleanupOf.empty()) {
+    auto It = CleanupOf.find(CB.getArgOperand(0)->stripPointerCasts());
+    if (It != CleanupOf.end() && It->second == Fn->getName())
+      return CalleeKind::Destructor;
+  }
+  return Kinds.lookup(Fn);
 }
 
 CalleeKinds::CalleeKinds(Function &F) {
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (const Function *Fn = CB->getCalledFunction())
-        if (!Kinds.count(Fn))
-          Kinds[Fn] = classify(*Fn);
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      continue;
+    if (StringRef Cleanup = cleanupAnnotation(I); !Cleanup.empty())
+      CleanupOf[CB->getArgOperand(0)->stripPointerCasts()] = Cleanup;
+    else if (const Function *Fn = CB->getCalledFunction())
+      if (!Kinds.count(Fn))
+        Kinds[Fn] = classify(*Fn);
+  }
+}
+
+StringRef cleanupAnnotation(const Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II || II->getIntrinsicID() != Intrinsic::var_annotation)
+    return "";
+  auto *Str = dyn_cast<GlobalVariable>(II->getArgOperand(1)->stripPointerCasts());
+  auto *Data = Str && Str->hasInitializer()
+                   ? dyn_cast<ConstantDataSequential>(Str->getInitializer())
+                   : nullptr;
+  if (!Data || !Data->isCString())
+    return "";
+  StringRef Note = Data->getAsCString();
+  return Note.consume_front(CleanupAnnotationPrefix) ? Note : "";
+}
+
+bool dropCleanupAnnotations(Module &M) {
+  SmallVector<Instruction *, 8> Notes;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (!cleanupAnnotation(I).empty())
+        Notes.push_back(&I);
+  SmallPtrSet<GlobalVariable *, 8> Strings;
+  SmallPtrSet<Function *, 2> Intrinsics;
+  for (Instruction *I : Notes) {
+    for (Value *Op : cast<CallBase>(I)->args())
+      if (auto *G = dyn_cast<GlobalVariable>(Op->stripPointerCasts()))
+        Strings.insert(G);
+    Intrinsics.insert(cast<CallBase>(I)->getCalledFunction());
+    I->eraseFromParent();
+  }
+  for (GlobalVariable *G : Strings)
+    if (G->use_empty() && G->hasPrivateLinkage())
+      G->eraseFromParent();
+  for (Function *Fn : Intrinsics)
+    if (Fn->use_empty())
+      Fn->eraseFromParent();
+  return !Notes.empty();
 }
 
 } // namespace wsff

@@ -25,7 +25,9 @@ namespace wsff {
 /// What a callee is to the analysis.
 enum class CalleeKind { Plain, Constructor, Destructor, CopyOrMove, Identity };
 
-/// The kinds of the functions F calls.
+/// The kinds of the functions F calls.  A call of a C cleanup function on
+/// the local declared with __attribute__((cleanup)) (the clang plugin's
+/// annotation names it: AbiNames.h) is that local's destructor.
 class CalleeKinds {
 public:
   explicit CalleeKinds(llvm::Function &F);
@@ -33,7 +35,16 @@ public:
 
 private:
   llvm::DenseMap<const llvm::Function *, CalleeKind> Kinds;
+  llvm::DenseMap<const llvm::Value *, llvm::StringRef> CleanupOf;
 };
+
+/// The cleanup function named by an llvm.var.annotation call of the clang
+/// plugin (AbiNames.h, CleanupAnnotationPrefix), or "".
+llvm::StringRef cleanupAnnotation(const llvm::Instruction &I);
+
+/// Erases those annotations from M, once ws-lower has read them; true if
+/// there were any.
+bool dropCleanupAnnotations(llvm::Module &M);
 
 class TaskReach {
 public:
