@@ -31,6 +31,10 @@ namespace wsff {
 #define WS_ABI_RECORD(name, handle)                                            \
   inline constexpr llvm::StringLiteral handle##Name = #name;
 #include "ws/abi.def"
+/// <handle>Name for every row of ws/race_abi.def: -fws-race's checks.
+#define WS_RACE_CALL(name, handle)                                             \
+  inline constexpr llvm::StringLiteral handle##Name = #name;
+#include "ws/race_abi.def"
 /// The per-thread variables, every row.
 inline constexpr llvm::StringLiteral ThreadLocalNames[] = {
 #define WS_ABI_TLS(name, handle) handle##Name,

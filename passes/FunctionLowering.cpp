@@ -20,6 +20,7 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -407,6 +408,122 @@ void FunctionLowering::syncAtHandlers() {
   }
 }
 
+/// The stack of outstanding spawns right before I.
+SpawnStack FunctionLowering::stackBefore(Instruction *I) {
+  SpawnStack St = In.lookup(I->getParent());
+  for (Instruction &J : *I->getParent()) {
+    if (&J == I)
+      break;
+    St = transfer(J, St, /*Record=*/false);
+  }
+  return St;
+}
+
+/// -fws-race: may S's result travel as a value (stored by the parent at
+/// the sync instead of by the task) without hiding a race on it?  Where
+/// the result is a local whose address stays in the function (through the
+/// local slots that hold it, as the ws_spawn macro's does), which the
+/// function reads and writes only where S is not outstanding, and whose
+/// other spawns are never outstanding together with S: then nothing can
+/// touch it in parallel with the task's write (fib's `a`).
+bool FunctionLowering::resultCannotRace(const SpawnSite &S) {
+  // The result's object: a local, or the one whose address the slot the
+  // result address is loaded from holds (the macro's __ws_rp).
+  Value *Base = getUnderlyingObject(S.Begin->getArgOperand(0));
+  auto *Obj = dyn_cast<AllocaInst>(Base);
+  auto *L = dyn_cast<LoadInst>(Base);
+  if (auto *Slot = L ? dyn_cast<AllocaInst>(getUnderlyingObject(L->getPointerOperand()))
+                     : nullptr) {
+    for (User *U : Slot->users()) {
+      auto *St = dyn_cast<StoreInst>(U);
+      if (!St || St->getPointerOperand() != Slot)
+        continue;
+      auto *A = dyn_cast<AllocaInst>(getUnderlyingObject(St->getValueOperand()));
+      if (!A || (Obj && Obj != A))
+        return false;
+      Obj = A;
+    }
+  }
+  if (!Obj)
+    return false;
+  // Every use of the object's address, through GEPs, casts and the local
+  // slots it is stored in; its accesses; the spawns whose result it is.
+  SmallVector<Instruction *, 16> Accesses;
+  SmallVector<unsigned, 2> Targets;
+  SmallVector<Value *, 8> Work{Obj};
+  SmallPtrSet<Value *, 16> Seen{Obj};
+  auto Push = [&](Value *V) {
+    if (Seen.insert(V).second)
+      Work.push_back(V);
+  };
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    for (Use &U : V->uses()) {
+      auto *I = dyn_cast<Instruction>(U.getUser());
+      if (!I)
+        return false;
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I) || isa<PHINode>(I) ||
+          isa<SelectInst>(I)) {
+        if (!I->getType()->isPointerTy())
+          return false;
+        Push(I);
+      } else if (auto *L = dyn_cast<LoadInst>(I)) {
+        Accesses.push_back(L);
+      } else if (auto *St = dyn_cast<StoreInst>(I)) {
+        if (St->getPointerOperand() == V) {
+          Accesses.push_back(St);
+          continue;
+        }
+        // The address kept in a local slot that nothing else sees: what
+        // is loaded from there may be it.
+        auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(St->getPointerOperand()));
+        if (!Slot)
+          return false;
+        for (User *SU : Slot->users()) {
+          if (auto *SL = dyn_cast<LoadInst>(SU)) {
+            Push(SL);
+          } else if (auto *SS = dyn_cast<StoreInst>(SU)) {
+            if (SS->getValueOperand() == Slot)
+              return false;
+          } else if (auto *II = dyn_cast<IntrinsicInst>(SU);
+                     !II || !(II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))) {
+            return false;
+          }
+        }
+      } else if (auto *CB = dyn_cast<CallBase>(I)) {
+        if (isa<DbgInfoIntrinsic>(CB) || CB->isLifetimeStartOrEnd() ||
+            isCallTo(*CB, SpawnEndName))
+          continue;
+        auto Site = find_if(Sites, [&](const SpawnSite &T) {
+          return T.Begin == CB && CB->getArgOperand(0) == V;
+        });
+        if (Site == Sites.end())
+          return false; // given to a call: it may keep it
+        Targets.push_back(Site->Index);
+      } else if (!isa<ICmpInst>(I)) {
+        return false;
+      }
+    }
+  }
+  auto Outstanding = [](const SpawnStack &St, unsigned Site) {
+    return St.K == SpawnStack::Unknown ||
+           (St.K == SpawnStack::Known && is_contained(St.Sites, Site));
+  };
+  // The tasks' own result stores (in their regions) are theirs.
+  SmallPtrSet<Instruction *, 8> InRegions;
+  for (unsigned T : Targets)
+    for (Instruction *I = Sites[T].Call; I && I != Sites[T].End; I = I->getNextNode())
+      InRegions.insert(I);
+  for (Instruction *I : Accesses)
+    if (!InRegions.count(I) && Outstanding(stackBefore(I), S.Index))
+      return false;
+  for (unsigned T : Targets)
+    if (T != S.Index && (Outstanding(stackBefore(Sites[T].End), S.Index) ||
+                         Outstanding(stackBefore(S.End), T)))
+      return false;
+  return true;
+}
+
 /// A function that manages its own stack (variable-length arrays) frees
 /// the frame blocks of spawns in a loop at its stackrestores: sync before
 /// those that may free the block of an outstanding task.  True if it
@@ -496,8 +613,12 @@ bool FunctionLowering::run() {
     markCyclicSites();
   bool OwnDynamicStack = hasOwnDynamicStack(F);
   // Results travel as values only where each sync knows its spawns.
+  // Results travel as values only where each sync knows its spawns; under
+  // -fws-race only where that cannot hide a race on them (the task's
+  // write would be the parent's).
   for (SpawnSite &S : Sites)
-    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && !RT.race(), Clones))
+    if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && (!RT.race() || resultCannotRace(S)),
+                      Clones))
       return false;
   bool MoreSyncs = OwnDynamicStack && syncBeforeFramesDie();
   for (SpawnSite &S : Sites)

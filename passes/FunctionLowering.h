@@ -77,6 +77,8 @@ private:
   bool syncBeforeFramesDie();
   void syncAtHandlers();
   void syncBeforeSuspends();
+  SpawnStack stackBefore(Instruction *I);
+  bool resultCannotRace(const SpawnSite &S);
   void refreshAfterSuspends();
   /// The tail at entry (or at the last resumption of a coroutine), and the
   /// stack saved for frame blocks.

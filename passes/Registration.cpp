@@ -7,6 +7,7 @@
 #include "LeafSpawn.h"
 #include "LeafSplit.h"
 #include "LowerSpawnSync.h"
+#include "RaceInstrument.h"
 #include "ScaleInstrument.h"
 #include "StoreCount.h"
 #include "SyncTailCall.h"
@@ -74,6 +75,10 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
           MPM.addPass(LeafSpawnDropPass());
           return true;
         }
+        if (Name == "ws-race-instrument") {
+          MPM.addPass(RaceInstrumentPass());
+          return true;
+        }
         if (Name == "print<ws-storecount>") {
           MPM.addPass(StoreCountPrinterPass(outs()));
           return true;
@@ -137,6 +142,8 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
         MPM.addPass(LeafSpawnDropPass()); // those no ws-leafsplit filled in
         MPM.addPass(AntiCoalescePass(Opts));
         MPM.addPass(DeltaRecordPass(Opts));
+        if (Opts.Race) // after the optimizer: the accesses that are left
+          MPM.addPass(RaceInstrumentPass());
       });
 }
 

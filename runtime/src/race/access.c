@@ -122,6 +122,72 @@ void __tsan_func_exit(void) {
   ws_race_frame_returned(*(uintptr_t *)__builtin_frame_address(0) + 16);
 }
 
+/* ---- -fws-race's own instrumentation (ws/race_abi.def) ---- */
+
+#define WS_ACCESSES(n)                                                         \
+  void __ws_race_read##n(void *a) {                                            \
+    if (CHECKED)                                                               \
+      READ(a, n);                                                              \
+  }                                                                            \
+  void __ws_race_write##n(void *a) {                                           \
+    if (CHECKED)                                                               \
+      WRITE(a, n);                                                             \
+  }
+WS_ACCESSES(1)
+WS_ACCESSES(2)
+WS_ACCESSES(4)
+WS_ACCESSES(8)
+WS_ACCESSES(16)
+
+void __ws_race_read_n(void *a, uint64_t n) {
+  if (CHECKED && n)
+    READ(a, n);
+}
+void __ws_race_write_n(void *a, uint64_t n) {
+  if (CHECKED && n)
+    WRITE(a, n);
+}
+
+/* A loop's accesses, checked before it: count of size bytes, stride apart
+ * (a dense one is one range). */
+static void strided(uintptr_t a, uint64_t size, int64_t stride, uint64_t count,
+                    uintptr_t pc, int write) {
+  if (!count || !size)
+    return;
+  if ((uint64_t)(stride < 0 ? -stride : stride) == size) {
+    uintptr_t lo = stride < 0 ? a - (count - 1) * size : a;
+    write ? ws_race_write(lo, count * size, pc) : ws_race_read(lo, count * size, pc);
+    return;
+  }
+  for (uint64_t i = 0; i < count; i++, a += (uintptr_t)stride)
+    write ? ws_race_write(a, size, pc) : ws_race_read(a, size, pc);
+}
+void __ws_race_read_strided(void *a, uint64_t size, int64_t stride, uint64_t count) {
+  if (CHECKED)
+    strided((uintptr_t)a, size, stride, count, PC, 0);
+}
+void __ws_race_write_strided(void *a, uint64_t size, int64_t stride, uint64_t count) {
+  if (CHECKED)
+    strided((uintptr_t)a, size, stride, count, PC, 1);
+}
+
+void __ws_race_func_entry(void *call_site) {
+  if (CHECKED)
+    ws_race_stack_push((uintptr_t)call_site);
+}
+void __ws_race_func_exit(void) {
+  if (!CHECKED)
+    return;
+  ws_race_stack_pop();
+  ws_race_frame_returned(*(uintptr_t *)__builtin_frame_address(0) + 16);
+}
+/* The caller restored its stack pointer (a variable-length array's scope
+ * ended): what lies below it is free, and a later strand may use it. */
+void __ws_race_stack_restored(void) {
+  if (CHECKED)
+    ws_race_frame_returned((uintptr_t)__builtin_frame_address(0) + 16);
+}
+
 void __tsan_ignore_thread_begin(void) { ws_race_ignore_begin(); }
 void __tsan_ignore_thread_end(void) { ws_race_ignore_end(); }
 

@@ -9,7 +9,7 @@
 
 /* Every instrumented module's constructor calls it; the first call, on
  * the main thread, makes it the one that is checked. */
-void __tsan_init(void) {
+void __ws_race_init(void) {
   static int done;
   if (done)
     return;
@@ -26,3 +26,6 @@ void __tsan_init(void) {
   }
   ws_race_checked = 1;
 }
+
+/* ThreadSanitizer's instrumentation's name for it. */
+void __tsan_init(void) { __ws_race_init(); }
