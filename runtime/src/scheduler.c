@@ -151,6 +151,10 @@ void *__ws_join(ws_slot *t) {
   ws_worker *w = ws_tls_self;
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
+  /* The thread's errno, as the sync found it: the runtime's own calls
+   * (sched_yield, a barrier) and the tasks this thread runs meanwhile,
+   * which have nothing to do with this strand, leave it alone. */
+  int saved_errno = errno;
   w->c.stolen_syncs++;
   /* What we run meanwhile spawns above the stolen slot (split and private
    * do not keep T up to date on their fast paths). */
@@ -195,5 +199,6 @@ void *__ws_join(ws_slot *t) {
   ws_views *left = (ws_views *)(st & ~(WS_TASK_DONE | WS_TASK_THREW));
   if (left || (uintptr_t)t < (uintptr_t)ws_tls_views_max)
     ws_views_join(t, left);
+  errno = saved_errno;
   return exception;
 }

@@ -145,7 +145,9 @@ static void bind_own_deque(void) {
 
 /* The count is fixed from here on: the workers start. */
 int ws_num_workers(void) {
+  int saved_errno = errno;
   ws_start();
+  errno = saved_errno;
   return ws_rt.nworkers;
 }
 
@@ -158,14 +160,7 @@ int ws_worker_id(void) {
   return ws_is_main_thread() ? 0 : -1;
 }
 
-ws_slot *ws_bind_caller(void) {
-  if (atomic_load_explicit(&ws_my_dq.entry.e.handler_marks, ws_relaxed))
-    ws_refuse_in_handler();
-  if (atomic_load_explicit(&ws_my_dq.entry.e.wake, ws_relaxed))
-    ws_entry_wake();
-  ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
-  if (t)
-    return t; /* bound, and not in a handler */
+static ws_slot *bind_slow(void) {
   if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire))
     ws_fatal("ws_spawn/ws_sync after the runtime stopped (at exit)");
   ws_start();
@@ -179,4 +174,19 @@ ws_slot *ws_bind_caller(void) {
     return NULL; /* the entry point submits its call (submit.c) */
   }
   return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+}
+
+/* The slow path of an entry point (tail.c); what the runtime does here
+ * (starting threads, a deque's memory, a wake) leaves errno alone. */
+ws_slot *ws_bind_caller(void) {
+  if (atomic_load_explicit(&ws_my_dq.entry.e.handler_marks, ws_relaxed))
+    ws_refuse_in_handler();
+  int saved_errno = errno;
+  if (atomic_load_explicit(&ws_my_dq.entry.e.wake, ws_relaxed))
+    ws_entry_wake();
+  ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  if (!t) /* else bound, and not in a handler */
+    t = bind_slow();
+  errno = saved_errno;
+  return t;
 }

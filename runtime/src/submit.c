@@ -8,6 +8,9 @@
  * the main thread, a thread runs its calls itself: startup.c,
  * ws_bind_caller.)
  *
+ * errno: the call starts with the caller's errno and gives back its own,
+ * as a plain call does; the runtime's calls around it change neither.
+ *
  * A queued call cannot be taken back: a worker may be running it on the
  * closure, in the caller's frame.  So the caller is not cancelled while
  * its call is out; a request made meanwhile acts when the call has
@@ -19,6 +22,7 @@
  * its cancellation deferred and disabled, and waits in no cancellation
  * point: on a raw futex.
  */
+#include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
 
@@ -31,6 +35,7 @@ typedef struct ws_submission {
   void (*run)(void *closure, ws_slot *tail);
   void *closure;
   ws_views *left;        /* the reducer views the call left */
+  int err;               /* errno: the caller's, then the call's */
   _Atomic uint32_t done; /* the futex the caller waits on */
 } ws_submission;
 
@@ -38,10 +43,14 @@ static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_submission *queue_head, **queue_tail = &queue_head;
 
 void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
+  /* The caller's errno goes with the call and comes back with the call's:
+   * the futex, the locks and the cancellation calls below leave theirs
+   * out of it. */
+  int err = errno;
   int cancel_type, cancel_state;
   pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &cancel_type);
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
-  ws_submission s = {.run = run, .closure = closure};
+  ws_submission s = {.run = run, .closure = closure, .err = err};
   pthread_mutex_lock(&queue_lock);
   *queue_tail = &s;
   queue_tail = &s.next;
@@ -64,6 +73,7 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   pthread_setcanceltype(cancel_type, NULL); /* acts now, if asynchronous */
   if (cancel_state == PTHREAD_CANCEL_ENABLE)
     pthread_testcancel();
+  errno = s.err;
 }
 
 int ws_serve_submission(ws_worker *self) {
@@ -84,7 +94,13 @@ int ws_serve_submission(ws_worker *self) {
   ws_views_saved saved;
   ws_views_enter(&saved);
   ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  /* The call starts with the caller's errno, as a plain call would, and
+   * its errno goes back to the caller. */
+  int mine = errno;
+  errno = s->err;
   s->run(s->closure, tail);
+  s->err = errno;
+  errno = mine;
   /* As after a stolen task (scheduler.c): split and private deques' fast
    * paths leave the tail last published, above ours. */
   atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
