@@ -116,6 +116,9 @@ inline constexpr llvm::StringLiteral LeafValuePrefix = "__ws_leaf_value.";
 inline constexpr llvm::StringLiteral LeafTestSuffix = ".leaftest";
 inline constexpr llvm::StringLiteral LeafValueSuffix = ".leafvalue";
 
+/// -fws-race: metadata kind, while ws-lower runs, on the instructions the
+/// program had (the lowering's own accesses get !nosanitize).
+inline constexpr llvm::StringLiteral ProgramAccessMD = "ws.race.program";
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
 /// Metadata kind on a spawned call, once found (passes/SpawnCall.h).

@@ -338,23 +338,50 @@ bool FunctionLowering::check() {
 /// lowering itself reads and writes (slots, frames, the tail, exceptions
 /// kept) is the runtime's, not the program's: ThreadSanitizer's
 /// instrumentation skips it (!nosanitize).
-void FunctionLowering::finishRace(const SmallPtrSetImpl<Instruction *> &Written) {
+void FunctionLowering::finishRace() {
   for (BasicBlock &BB : F) {
     Instruction *T = BB.getTerminator();
     if (isa<ReturnInst>(T) || isa<ResumeInst>(T))
       CallInst::Create(RT.RaceLeave, {}, "", T->getIterator())->setDebugLoc(T->getDebugLoc());
   }
+  // An access to the runtime's memory (a slot, what a slot points to) also
+  // takes its address through __ws_race_own, which ws-race-instrument
+  // knows: the optimizer may merge two such accesses (a dynamic sync's
+  // dispatch loads, hoisted out of both arms) and drop their marks, but
+  // not the call their address comes from.  Not our locals: the tail must
+  // stay promotable to registers (nothing checks them: they never escape).
   MDNode *Skip = MDNode::get(F.getContext(), {});
+  unsigned Program = F.getContext().getMDKindID(ProgramAccessMD);
+  FunctionCallee Own = F.getParent()->getOrInsertFunction(
+      RaceOwnName, FunctionType::get(PointerType::getUnqual(F.getContext()),
+                                     {PointerType::getUnqual(F.getContext())}, false));
+  if (auto *Fn = dyn_cast<Function>(Own.getCallee())) {
+    Fn->setDoesNotAccessMemory();
+    Fn->setDoesNotThrow();
+    Fn->addFnAttr(Attribute::WillReturn);
+  }
   auto Mark = [&](Function &Fn, bool All) {
-    for (Instruction &I : instructions(Fn))
-      if ((All || !Written.count(&I)) &&
-          (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
-           isa<AtomicCmpXchgInst>(I) || isa<MemIntrinsic>(I)))
-        I.setMetadata(LLVMContext::MD_nosanitize, Skip);
+    for (Instruction &I : instructions(Fn)) {
+      bool Mine = I.hasMetadata(Program);
+      I.setMetadata(Program, nullptr);
+      if (!(All || !Mine) ||
+          !(isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+            isa<AtomicCmpXchgInst>(I) || isa<MemIntrinsic>(I)))
+        continue;
+      I.setMetadata(LLVMContext::MD_nosanitize, Skip);
+      unsigned Op = isa<LoadInst>(I) ? LoadInst::getPointerOperandIndex()
+                    : isa<StoreInst>(I) ? StoreInst::getPointerOperandIndex()
+                                        : ~0u;
+      if (Op != ~0u && !isa<AllocaInst>(getUnderlyingObject(I.getOperand(Op))))
+        I.setOperand(Op, CallInst::Create(Own, {I.getOperand(Op)}, "ws.own", I.getIterator()));
+    }
   };
   Mark(F, false);
-  for (SpawnSite &S : Sites)
+  for (SpawnSite &S : Sites) {
     Mark(*S.Thunk, true);
+    for (Instruction &I : instructions(*S.Body)) // the program's own
+      I.setMetadata(Program, nullptr);
+  }
 }
 
 /// Locals a task may use die after their last use in the function's code,
@@ -591,10 +618,14 @@ void FunctionLowering::pushSpawn(SpawnSite &S) {
 bool FunctionLowering::run() {
   if (!collect())
     return false;
-  SmallPtrSet<Instruction *, 32> Written; // -fws-race: the program's own
-  if (RT.race())
+  // -fws-race: the program's own accesses, told from those the lowering
+  // adds by a mark (not by address: a new instruction may take the place
+  // of an erased one).
+  if (RT.race()) {
+    MDNode *Own = MDNode::get(F.getContext(), {});
     for (Instruction &I : instructions(F))
-      Written.insert(&I);
+      I.setMetadata(ProgramAccessMD, Own);
+  }
   MayThrow = !F.doesNotThrow();
   // A task may throw even where nothing leaves F (a noexcept function
   // that catches what its tasks throw).
@@ -628,6 +659,9 @@ bool FunctionLowering::run() {
   if (Sites.empty()) {
     for (CallBase *Sync : Syncs)
       removeSync(Sync);
+    if (RT.race())
+      for (Instruction &I : instructions(F))
+        I.setMetadata(ProgramAccessMD, nullptr);
     return true;
   }
   if (MayThrow) {
@@ -658,7 +692,7 @@ bool FunctionLowering::run() {
   if (RT.Publish)
     publishTail();
   if (RT.race())
-    finishRace(Written);
+    finishRace();
   dropAttributesTheRuntimeBreaks(F);
   return true;
 }

@@ -103,7 +103,7 @@ private:
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
   void publishTail();
-  void finishRace(const SmallPtrSetImpl<Instruction *> &Written);
+  void finishRace();
 
   Function &F;
   const Runtime &RT;

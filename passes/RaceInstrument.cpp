@@ -3,6 +3,7 @@
 #include "RaceInstrument.h"
 
 #include "AbiNames.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -120,7 +121,9 @@ bool FunctionChecks::mayRace(Value *Ptr) {
   if (!New)
     return It->second;
   bool R = true;
-  if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+  if (auto *CB = dyn_cast<CallBase>(Obj); CB && isCallTo(*CB, RaceOwnName))
+    R = false; // the runtime's memory (ws/race_abi.def)
+  else if (auto *GV = dyn_cast<GlobalVariable>(Obj))
     R = !GV->isConstant();
   else if (isa<AllocaInst>(Obj))
     R = PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true, /*StoreCaptures=*/true);
@@ -433,6 +436,15 @@ PreservedAnalyses RaceInstrumentPass::run(Module &M, ModuleAnalysisManager &MAM)
       dropHooks(*F);
     else
       addEntryAndExits(*F, Abi);
+  }
+  // The runtime's memory was marked for us; the marks go.
+  if (Function *Own = M.getFunction(RaceOwnName)) {
+    for (User *U : make_early_inc_range(Own->users())) {
+      auto *CB = cast<CallBase>(U);
+      CB->replaceAllUsesWith(CB->getArgOperand(0));
+      CB->eraseFromParent();
+    }
+    Own->eraseFromParent();
   }
   // The checks start with the first checked module's constructor (first
   // of all, as a sanitizer's: priority 0).
