@@ -251,7 +251,20 @@ void FunctionLowering::syncBeforeSuspends() {
 /// its syncs go down to and the stack its frame blocks are cut from are
 /// those of that moment (nothing is outstanding: the suspension synced).
 void FunctionLowering::refreshAfterSuspends() {
-  for (IntrinsicInst *Suspend : Suspends)
+  for (IntrinsicInst *Suspend : Suspends) {
+    // Where the deque keeps its tail out of memory (split, private), the
+    // one published last may be higher than ours, from a call made while
+    // tasks were outstanding: whoever resumes us next (or the caller we
+    // return to now) must find ours, as an entry point gives back its
+    // caller's.  Right before the suspension, after its sync.
+    if (RT.Publish) {
+      Instruction *At = Suspend;
+      if (auto *Save = dyn_cast<IntrinsicInst>(Suspend->getArgOperand(0));
+          Save && Save->getIntrinsicID() == Intrinsic::coro_save)
+        At = Save;
+      IRBuilder<> B(At);
+      B.CreateCall(RT.Publish, {loadTail(B)});
+    }
     for (User *U : Suspend->users()) {
       auto *SW = dyn_cast<SwitchInst>(U);
       if (!SW || SW->getCondition() != Suspend)
@@ -273,6 +286,7 @@ void FunctionLowering::refreshAfterSuspends() {
           B.CreateCall(RT.RaceEnter, {Tail});
       }
     }
+  }
 }
 
 /// Calls of spawning functions made here go to their clones, with the
@@ -710,6 +724,11 @@ static bool mayEnterSpawningCode(const CallBase &CB, const Runtime &RT,
     return false;
   Function *Callee = CB.getCalledFunction();
   if (!Callee)
+    return true;
+  // Resuming or destroying a coroutine runs its code, which may spawn
+  // (and takes the tail that was published: docs/language.md, Coroutines).
+  if (Callee->getIntrinsicID() == Intrinsic::coro_resume ||
+      Callee->getIntrinsicID() == Intrinsic::coro_destroy)
     return true;
   if (Callee->isIntrinsic() || Callee->hasFnAttribute(CloneAttr) ||
       Ours.count(Callee) || abiCallEffect(Callee->getName()))
