@@ -1,10 +1,13 @@
 /*
  * configure.c — the runtime's configuration, before main: a constructor
- * reads the environment (env.h) and the modules' delta records (records.h,
- * and those that shared libraries register, __ws_register_module, also
- * when dlopen'ed later), chooses the deque variant, resolves S and delta,
- * and fills ws_rt.  A bad value stops the program before it runs anything.
- * The workers start later, at first use (startup.c).
+ * (or the first use of the runtime, when that comes first: in a
+ * constructor of a library loaded at start-up, or in one of the
+ * executable's that runs before libws's) reads the environment (env.h) and
+ * the modules' delta records (records.h, and those that shared libraries
+ * register, __ws_register_module, also when dlopen'ed later), chooses the
+ * deque variant, resolves S and delta, and fills ws_rt.  A bad value stops
+ * the program before it runs anything.  The workers start later, at first
+ * use after the constructor (startup.c).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -28,6 +31,12 @@ static const ws_module_record *early_records[WS_MAX_EARLY_RECORDS];
 static size_t n_early_records;
 static int configured; /* under ws_rt_lock */
 
+/* exit(2) from under ws_rt_lock: the shutdown at exit takes it. */
+static void exit_unlocked(void) {
+  pthread_mutex_unlock(&ws_rt_lock);
+  exit(2);
+}
+
 void __ws_register_module(const ws_module_record *r) {
   /* The executable's own modules: ws_configure read their section. */
   const ws_module_record *rb, *re;
@@ -45,7 +54,7 @@ void __ws_register_module(const ws_module_record *r) {
     if (n_early_records == WS_MAX_EARLY_RECORDS) {
       fprintf(stderr, "ws: more than %d modules with spawns in shared libraries\n",
               WS_MAX_EARLY_RECORDS);
-      exit(2);
+      exit_unlocked();
     }
     early_records[n_early_records++] = r;
     pthread_mutex_unlock(&ws_rt_lock);
@@ -60,7 +69,7 @@ void __ws_register_module(const ws_module_record *r) {
             one.variant_module, ws_variant_by_id((unsigned)one.variant)->name,
             ws_variant_by_id((unsigned)one.variant)->name, ws_rt.ops->name,
             ws_rt.ops->name);
-    exit(2);
+    exit_unlocked();
   }
   if (one.variant >= 0 && !one.counts_spawns)
     ws_rt.counts_spawns = 0;
@@ -83,7 +92,7 @@ void __ws_register_module(const ws_module_record *r) {
               "compile it with -fws-fencefree-delta=%lld\n",
               one.x_module, one.x, (long long)need, (long long)ws_rt.delta,
               ws_rt.x, ws_rt.x_source, (long long)ws_rt.delta);
-      exit(2);
+      exit_unlocked();
     }
     /* No thief yet, or none that trusts it: the larger delta is simply
      * the program's. */
@@ -97,8 +106,10 @@ void __ws_register_module(const ws_module_record *r) {
 }
 
 /* Reads the environment and the modules' records, resolves S and the
- * variant: everything but the workers, which start at first use. */
-__attribute__((constructor(101))) static void ws_configure(void) {
+ * variant: everything but the workers, which start at first use.  Once:
+ * from the constructor below, or earlier, at the first use of the runtime
+ * by a constructor that runs before it (configure_once). */
+static void ws_configure(void) {
   char err[512];
   ws_env env;
   if (ws_env_parse(ws_env_getenv, NULL, &env, err, sizeof err)) {
@@ -167,12 +178,16 @@ __attribute__((constructor(101))) static void ws_configure(void) {
 
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int n = env.nworkers ? env.nworkers : (int)(ncpu > 0 ? ncpu : 1);
-  ws_rt.nworkers = n > WS_MAX_WORKERS ? WS_MAX_WORKERS : n;
+  n = n > WS_MAX_WORKERS ? WS_MAX_WORKERS : n;
 #ifdef WS_RACE
-  ws_rt.nworkers = 1; /* -fws-race checks a run on one worker */
+  n = 1; /* -fws-race checks a run on one worker */
 #endif
 
   pthread_mutex_lock(&ws_rt_lock);
+  /* A count the program set (ws_set_num_workers, maybe in a constructor
+   * that ran before this one) wins over the environment's and the CPUs'. */
+  if (!ws_rt.num_set)
+    atomic_store_explicit(&ws_rt.nworkers, n, ws_relaxed);
   configured = 1;
   pthread_mutex_unlock(&ws_rt_lock);
 
@@ -185,4 +200,23 @@ __attribute__((constructor(101))) static void ws_configure(void) {
   ws_shutdown_at_exit();
 }
 
-const ws_runtime *ws_runtime_configured(void) { return &ws_rt; }
+static pthread_once_t configure_once = PTHREAD_ONCE_INIT;
+static _Atomic int constructed;
+
+/* Before main, on the main thread: the libraries loaded at start-up have
+ * run their constructors (and registered their modules), so have the
+ * executable's of higher priority.  Configured already if one of those
+ * used the runtime. */
+__attribute__((constructor(101))) static void ws_constructor(void) {
+  pthread_once(&configure_once, ws_configure);
+  atomic_store_explicit(&constructed, 1, ws_release);
+}
+
+int ws_constructed(void) {
+  return atomic_load_explicit(&constructed, ws_acquire);
+}
+
+const ws_runtime *ws_runtime_configured(void) {
+  pthread_once(&configure_once, ws_configure);
+  return &ws_rt;
+}

@@ -111,8 +111,12 @@ typedef struct ws_deque_ops {
   /* Called while the owner steals or waits (private: answer requests).
    * May be NULL. */
   void (*idle)(ws_dq *q);
-  /* Called once when the worker stops for good.  May be NULL. */
+  /* Called once when the worker stops for good, and when it parks (a
+   * smaller count, ws_set_num_workers).  May be NULL. */
   void (*quiesce)(ws_dq *q);
+  /* Called when a parked worker is active again: undoes quiesce.  May be
+   * NULL. */
+  void (*reopen)(ws_dq *q);
 } ws_deque_ops;
 
 #define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail, validated_only, summary)                       \

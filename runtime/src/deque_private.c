@@ -129,6 +129,11 @@ static void private_quiesce(ws_dq *q) {
                           ws_release);
 }
 
+/* A parked worker is active again: it takes requests. */
+static void private_reopen(ws_dq *q) {
+  atomic_store_explicit(&q->request, WS_NO_REQUEST, ws_release);
+}
+
 static int private_init(ws_dq *q, ws_worker *w, size_t capacity) {
   if (ws_slots_alloc(q, w, capacity))
     return -1;
@@ -150,6 +155,7 @@ const ws_deque_ops ws_ops_private = {
     .reset = private_reset,
     .idle = ws_private_answer_idle,
     .quiesce = private_quiesce,
+    .reopen = private_reopen,
 };
 
 #endif

@@ -4,6 +4,10 @@
  * at most its nap.  Sleepers are counted, so that a waker with nobody to
  * wake makes no system call.
  *
+ * Parked workers (beyond the count, ws_set_num_workers) wait on another
+ * word, ws_rt.park_seq, with no timeout: only a change of the count, the
+ * shutdown or the main thread's pthread_exit (mainexit.c) wakes them.
+ *
  * Entry wakes: work appears where serial code calls spawning code, and
  * nothing on the spawn's fast path may look for sleepers.  A sleeper that
  * asks sets the wake half of each other worker's entry word (deque.h),
@@ -35,6 +39,16 @@ void ws_wake_one(void) {
 void ws_wake_all(void) {
   atomic_fetch_add_explicit(&ws_rt.wake_seq, 1, ws_release);
   ws_futex(&ws_rt.wake_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+  ws_unpark_all();
+}
+
+void ws_unpark_all(void) {
+  atomic_fetch_add_explicit(&ws_rt.park_seq, 1, ws_seq_cst);
+  ws_futex(&ws_rt.park_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+void ws_park_wait(uint32_t seq, const struct timespec *timeout) {
+  ws_futex(&ws_rt.park_seq, FUTEX_WAIT_PRIVATE, seq, timeout);
 }
 
 void ws_entry_wake(void) {
@@ -46,7 +60,8 @@ void ws_entry_wake(void) {
 /* Sets the wake half of every other ready worker's entry word, where it is
  * not set already (a store would take the owner's line for nothing). */
 static void ask_entry_wake(ws_worker *self) {
-  for (int i = 0; i < ws_rt.nworkers; i++) {
+  int n = atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
+  for (int i = 0; i < n; i++) {
     ws_worker *v = ws_rt.workers[i];
     if (v == self || !atomic_load_explicit(&v->ready, ws_acquire))
       continue;

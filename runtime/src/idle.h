@@ -17,8 +17,15 @@ long ws_futex(_Atomic uint32_t *addr, int op, uint32_t val,
 
 /* Work appeared: wakes one sleeping worker, if there is one. */
 void ws_wake_one(void);
-/* The runtime stops: wakes them all. */
+/* The runtime stops, or the count shrank: wakes them all, parked ones
+ * included. */
 void ws_wake_all(void);
+/* The count changed, or the main thread left: wakes the parked workers
+ * (they look at the count again). */
+void ws_unpark_all(void);
+/* A parked worker waits while ws_rt.park_seq is still seq, at most
+ * timeout (NULL: no limit). */
+void ws_park_wait(uint32_t seq, const struct timespec *timeout);
 /* Worker w found nothing: sleeps up to ns, or until woken, or until a call
  * is submitted (submit.c counts it before it wakes; the sleeper counts
  * itself before it looks: one of the two sees the other).  With

@@ -6,7 +6,9 @@
  * of the main thread's tells us when it exits (its destructor runs only
  * then: not at a return from main, not at exit()); from then on worker 1,
  * when idle, looks at /proc/self/stat every few milliseconds and calls
- * exit(0) once the main thread is gone and only the workers are left.
+ * exit(0) once the main thread is gone and only the workers are left
+ * (worker 1 exists whenever worker threads do; parked, it is woken to
+ * look).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,11 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "idle.h"
 #include "mainexit.h"
 #include "worker.h"
-
-/* How often worker 1 looks while it waits. */
-#define WS_MAIN_EXIT_POLL_NS 5000000L
 
 static pthread_key_t main_key;
 static _Atomic int main_exited;
@@ -36,7 +36,11 @@ static void on_main_exit(void *value) {
       ws_rt.ops->quiesce(w->dq);
   }
   atomic_store_explicit(&main_exited, 1, ws_release);
+  /* Worker 1 may be parked (a count of 1): it watches from now on. */
+  ws_unpark_all();
 }
+
+int ws_main_exited(void) { return atomic_load_explicit(&main_exited, ws_acquire); }
 
 void ws_main_exit_watch(void) {
   if (pthread_key_create(&main_key, on_main_exit) ||
@@ -71,7 +75,8 @@ static int only_workers_left(void) {
     p++;
   }
   long threads = strtol(p, NULL, 10);
-  return state == 'Z' && threads == ws_rt.nworkers;
+  /* Every worker thread counts, parked ones included. */
+  return state == 'Z' && threads == atomic_load_explicit(&ws_rt.nstarted, ws_acquire);
 }
 
 void ws_main_exit_poll(ws_worker *w) {

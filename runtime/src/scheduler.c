@@ -37,8 +37,10 @@
 #define WS_SMALL_STEAL_COST 4
 #define WS_WORTH_STEALING_NS 20000L
 
-static ws_worker *random_victim(ws_worker *self) {
-  int n = ws_rt.nworkers;
+/* A victim among workers 0..n-1 (n >= 2, the count as the caller read
+ * it once), never self; a worker at or beyond n (one that runs what it
+ * stole before the count shrank) picks any of them. */
+static ws_worker *random_victim(ws_worker *self, int n) {
   int v = (int)(ws_next_rand(self) % (uint64_t)(n - 1));
   return ws_rt.workers[v >= self->id ? v + 1 : v];
 }
@@ -77,7 +79,9 @@ static int try_steal(ws_worker *self, ws_worker *victim, int leap) {
       self->c.leaps++;
     ws_wake_one(); /* where one steal succeeds, there may be more work */
     uint64_t start = ws_now_ns();
+    atomic_fetch_add_explicit(&self->running, 1, ws_seq_cst);
     ws_run_stolen(self, r);
+    atomic_fetch_sub_explicit(&self->running, 1, ws_release);
     if (ws_now_ns() - start >= WS_WORTH_STEALING_NS)
       self->entry_credit = WS_ENTRY_CREDIT;
     else if ((self->entry_credit -= WS_SMALL_STEAL_COST) < 0)
@@ -96,6 +100,30 @@ static void back_off(unsigned rounds) {
     sched_yield();
 }
 
+/* The count no longer includes w (ws_set_num_workers): it closes its
+ * deque to requests (private), says it is parked, and waits until the
+ * count includes it again or the runtime stops.  Its deque stays in its
+ * thread's TLS, empty: a thief that read the old count may still look.
+ * Worker 1 keeps watching for the main thread's pthread_exit meanwhile
+ * (mainexit.c wakes it). */
+static void park(ws_worker *w) {
+  if (ws_rt.ops->quiesce)
+    ws_rt.ops->quiesce(w->dq);
+  atomic_store_explicit(&w->parked, 1, ws_seq_cst);
+  for (;;) {
+    uint32_t seq = atomic_load_explicit(&ws_rt.park_seq, ws_seq_cst);
+    if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire) ||
+        w->id < atomic_load_explicit(&ws_rt.nworkers, ws_seq_cst))
+      break;
+    ws_main_exit_poll(w);
+    struct timespec poll = {0, WS_MAIN_EXIT_POLL_NS};
+    ws_park_wait(seq, w->id == 1 && ws_main_exited() ? &poll : NULL);
+  }
+  atomic_store_explicit(&w->parked, 0, ws_seq_cst);
+  if (!atomic_load_explicit(&ws_rt.shutdown, ws_acquire) && ws_rt.ops->reopen)
+    ws_rt.ops->reopen(w->dq);
+}
+
 void ws_worker_loop(ws_worker *w) {
   const ws_deque_ops *ops = ws_rt.ops;
   unsigned fails = 0;
@@ -109,10 +137,17 @@ void ws_worker_loop(ws_worker *w) {
                "the child does not have: end the child (exit, _exit or exec) "
                "inside the task",
                w->id);
+    int n = atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
+    if (w->id >= n) {
+      park(w);
+      fails = 0;
+      nap = WS_SLEEP_MIN_NS;
+      continue;
+    }
     if (ops->idle)
       ops->idle(w->dq);
     if (ws_serve_submission(w) ||
-        (ws_rt.nworkers > 1 && try_steal(w, random_victim(w), 0))) {
+        (n > 1 && try_steal(w, random_victim(w, n), 0))) {
       fails = 0;
       nap = WS_SLEEP_MIN_NS;
       entry_woken = 0;
@@ -187,7 +222,8 @@ void *__ws_join(ws_slot *t) {
       fails = 0;
       continue;
     }
-    if (ws_rt.nworkers > 2 && try_steal(w, random_victim(w), 0)) {
+    int n = atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
+    if (n > 2 && try_steal(w, random_victim(w, n), 0)) {
       fails = 0;
       continue;
     }

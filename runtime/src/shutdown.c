@@ -1,8 +1,10 @@
 /*
- * shutdown.c — the end of the runtime: at exit the workers leave their
- * loops, are joined and freed (statistics printed first, WS_STATS); in a
- * child of fork(), which has the forking thread only, nothing waits for
- * the parent's threads.
+ * shutdown.c — the end of the runtime: at exit the workers (parked ones
+ * included) leave their loops, are joined and freed (statistics printed
+ * first, WS_STATS); in a child of fork(), which has the forking thread
+ * only, nothing waits for the parent's threads.  Spawning code that runs
+ * after it (atexit handlers registered before the runtime's, destructors)
+ * runs serially on the calling thread (startup.c, ws_bind_caller).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,8 +19,9 @@
 /* Waits up to ~1 s for the workers to leave their loops.  They are idle
  * unless exit() was called while tasks still run; then do not wait. */
 static int workers_stopped(void) {
+  int threads = atomic_load_explicit(&ws_rt.nstarted, ws_acquire) - 1;
   for (int i = 0; i < 1000; i++) {
-    if (atomic_load_explicit(&ws_rt.exited, ws_acquire) == ws_rt.nworkers - 1)
+    if (atomic_load_explicit(&ws_rt.exited, ws_acquire) == threads)
       return 1;
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
@@ -56,20 +59,27 @@ static void ws_shutdown(void) {
       ws_stats_print(stderr);
     return;
   }
-  if (!atomic_load_explicit(&ws_rt.started, ws_acquire)) {
+  /* Under the lock: the start and a change of the count (startup.c)
+   * either started their threads before this, or see the shutdown and
+   * start none. */
+  pthread_mutex_lock(&ws_rt_lock);
+  int started = atomic_load_explicit(&ws_rt.started, ws_acquire);
+  atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
+  pthread_mutex_unlock(&ws_rt_lock);
+  if (!started) {
     if (ws_rt.stats)
       ws_stats_print(stderr);
     return;
   }
-  atomic_store_explicit(&ws_rt.shutdown, 1, ws_release);
-  ws_wake_all();
+  ws_wake_all(); /* parked workers too */
+  int threads = atomic_load_explicit(&ws_rt.nstarted, ws_acquire);
   ws_worker *w0 = ws_rt.workers[0];
   int main_bound = atomic_load_explicit(&w0->ready, ws_acquire);
   if (main_bound && ws_rt.ops->quiesce)
     ws_rt.ops->quiesce(w0->dq);
   int joined = ws_is_main_thread() && workers_stopped();
   if (joined)
-    for (int i = 1; i < ws_rt.nworkers; i++)
+    for (int i = 1; i < threads; i++)
       pthread_join(ws_rt.workers[i]->thread, NULL);
   if (main_bound)
     w0->spawns = ws_tls_spawns;
@@ -78,13 +88,13 @@ static void ws_shutdown(void) {
   if (!joined)
     return; /* threads may still touch their deques: leave them */
   /* The worker threads' deques went with their threads: only their slot
-   * arrays remain, and worker 0's, which is ours. */
-  atomic_store_explicit(&ws_my_dq.T, NULL, ws_relaxed);
-  for (int i = 0; i < ws_rt.nworkers; i++)
+   * arrays remain.  Worker 0's is ours, and stays: spawning code that runs
+   * later on this thread (an atexit handler registered before ours, a
+   * destructor) runs on it serially, nobody steals any more. */
+  for (int i = 1; i < threads; i++) {
     free(ws_rt.workers[i]);
-  free(ws_rt.workers);
-  ws_rt.workers = NULL;
-  ws_tls_self = NULL;
+    ws_rt.workers[i] = NULL;
+  }
 }
 
 void ws_shutdown_at_exit(void) {

@@ -40,23 +40,13 @@ static void *worker_main(void *arg) {
     ws_rt.ops->quiesce(w->dq);
   w->spawns = ws_tls_spawns;
   /* Our deque is this thread's TLS: stay until every worker has left its
-   * loop, so no thief still looks at it when the thread goes. */
+   * loop, so no thief still looks at it when the thread goes.  No thread
+   * starts once the runtime stops (ws_set_num_workers says EBUSY then). */
   atomic_fetch_add_explicit(&ws_rt.exited, 1, ws_release);
-  while (atomic_load_explicit(&ws_rt.exited, ws_acquire) < ws_rt.nworkers - 1)
+  while (atomic_load_explicit(&ws_rt.exited, ws_acquire) <
+         atomic_load_explicit(&ws_rt.nstarted, ws_acquire) - 1)
     sched_yield();
   return NULL;
-}
-
-static ws_worker *new_worker(int id) {
-  ws_worker *w = aligned_alloc(WS_CACHE_LINE,
-                               (sizeof(ws_worker) + WS_CACHE_LINE - 1) &
-                                   ~(size_t)(WS_CACHE_LINE - 1));
-  if (!w)
-    ws_fatal("out of memory allocating worker %d", id);
-  memset(w, 0, sizeof *w);
-  w->id = id;
-  w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
-  return w;
 }
 
 #ifdef WS_RACE
@@ -65,90 +55,193 @@ static ws_worker *new_worker(int id) {
 #define WS_RACE_WORKERS(n) (n)
 #endif
 
-int ws_set_num_workers(int n) {
-  if (n < 1 || n > WS_MAX_WORKERS)
-    return EINVAL;
-  pthread_mutex_lock(&ws_rt_lock);
-  int started = atomic_load_explicit(&ws_rt.started, ws_relaxed);
-  if (!started)
-    ws_rt.nworkers = WS_RACE_WORKERS(n);
-  pthread_mutex_unlock(&ws_rt_lock);
-  return started ? EBUSY : 0;
+/* The workers' table, for WS_MAX_WORKERS of them, and worker 0, the main
+ * thread's (under ws_rt_lock).  Allocated once: thieves index it while the
+ * count changes. */
+static void prepare_locked(void) {
+  if (ws_rt.workers)
+    return;
+  ws_rt.workers = calloc(WS_MAX_WORKERS, sizeof *ws_rt.workers);
+  if (!ws_rt.workers)
+    ws_fatal("out of memory");
+  ws_rt.workers[0] = ws_worker_new(0);
+  atomic_store_explicit(&ws_rt.nstarted, 1, ws_release);
+}
+
+/* Threads for workers nstarted..n-1 (under ws_rt_lock).  Each is parked
+ * until the count reaches it: at the start the count is n already. */
+static void start_threads_locked(int n) {
+  int from = atomic_load_explicit(&ws_rt.nstarted, ws_relaxed);
+  if (n <= from)
+    return;
+  for (int i = from; i < n; i++)
+    ws_rt.workers[i] = ws_worker_new(i);
+  atomic_store_explicit(&ws_rt.nstarted, n, ws_release);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  ws_stack_attr(&attr, ws_rt.stack_size);
+  for (int i = from; i < n; i++) {
+    int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
+                            ws_rt.workers[i]);
+    if (rc)
+      ws_fatal("cannot start worker thread %d of %d: %s; lower "
+               "WS_NUM_WORKERS or WS_STACK_SIZE",
+               i, n, strerror(rc));
+  }
+  pthread_attr_destroy(&attr);
 }
 
 /* The workers 1..N-1; worker 0, the main thread, binds itself when it
  * first runs spawning code (ws_bind_caller).  Thieves skip a worker that
- * is not ready. */
+ * is not ready.  Only once libws's constructor has run (ws_constructed):
+ * before, spawning code runs serially (ws_bind_caller). */
 void ws_start(void) {
   if (atomic_load_explicit(&ws_rt.started, ws_acquire))
     return;
-  if (!ws_runtime_configured()->ops)
-    ws_fatal("ws_spawn/ws_sync before the runtime read its environment (a "
-             "constructor that runs before libws's?)");
+  ws_runtime_configured();
   pthread_mutex_lock(&ws_rt_lock);
-  if (!atomic_load_explicit(&ws_rt.started, ws_relaxed)) {
-    int n = ws_rt.nworkers;
-    ws_rt.workers = calloc((size_t)n, sizeof *ws_rt.workers);
-    if (!ws_rt.workers)
-      ws_fatal("out of memory");
-    for (int i = 0; i < n; i++)
-      ws_rt.workers[i] = new_worker(i);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    ws_stack_attr(&attr, ws_rt.stack_size);
-    for (int i = 1; i < n; i++) {
-      int rc = pthread_create(&ws_rt.workers[i]->thread, &attr, worker_main,
-                              ws_rt.workers[i]);
-      if (rc)
-        ws_fatal("cannot start worker thread %d of %d: %s; lower "
-                 "WS_NUM_WORKERS or WS_STACK_SIZE",
-                 i, n, strerror(rc));
-    }
-    pthread_attr_destroy(&attr);
+  /* Not at exit (the shutdown is under the lock): code that runs then runs
+   * serially. */
+  if (!atomic_load_explicit(&ws_rt.started, ws_relaxed) &&
+      !atomic_load_explicit(&ws_rt.shutdown, ws_relaxed)) {
+    prepare_locked();
+    start_threads_locked(atomic_load_explicit(&ws_rt.nworkers, ws_relaxed));
     atomic_store_explicit(&ws_rt.started, 1, ws_release);
   }
   pthread_mutex_unlock(&ws_rt_lock);
 }
 
-/* A thread the runtime does not own calls spawning code when there is one
- * worker only (the main thread, which may be blocked): it runs its calls
- * itself, on a deque of its own that no thief visits, freed when the
- * thread ends. */
-static pthread_key_t own_deque_key;
-static pthread_once_t own_deque_once = PTHREAD_ONCE_INIT;
+/* ---- ws_set_num_workers once the workers run ---- */
 
-static void free_own_deque(void *w) {
-  ws_slots_free(&ws_my_dq);
-  atomic_store_explicit(&ws_my_dq.T, NULL, ws_relaxed);
-  ws_tls_self = NULL;
-  free(w);
+/* One change of the count at a time; ws_rt_lock is held only briefly
+ * within one (a task may take it: a dlopen registers its modules). */
+static pthread_mutex_t resize_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Nothing outstanding that the count could matter to, as far as this
+ * thread can tell: it is no worker thread (those run only stolen tasks
+ * and handed-over calls), its own deque holds no task (compiled code
+ * publishes the tail of split and private deques before any call that may
+ * enter spawning code, this one included, so T is current here; a deque
+ * holds a task, stolen or not, exactly while T is above its bottom), the
+ * main thread's neither (from another thread: T as the THE family
+ * publishes it at each push and take; for split and private the tail last
+ * published), and no worker runs a stolen task.  The calls handed over
+ * are looked at under their queue's lock (apply_count). */
+static int quiescent(void) {
+  ws_worker *self = ws_tls_self;
+  if (self && self->id >= 1)
+    return 0;
+  ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  if (t && t != ws_my_dq.base)
+    return 0;
+  if (!ws_is_main_thread()) {
+    ws_worker *w0 = ws_rt.workers[0];
+    if (atomic_load_explicit(&w0->ready, ws_acquire)) {
+      ws_slot *t0 = atomic_load_explicit(&w0->dq->T, ws_acquire);
+      if (t0 && t0 != w0->dq->base)
+        return 0;
+    }
+  }
+  int started = atomic_load_explicit(&ws_rt.nstarted, ws_acquire);
+  for (int i = 1; i < started; i++)
+    if (atomic_load_explicit(&ws_rt.workers[i]->running, ws_seq_cst))
+      return 0;
+  return 1;
 }
 
-static void make_own_deque_key(void) {
-  if (pthread_key_create(&own_deque_key, free_own_deque))
-    ws_fatal("cannot create a thread key for the deques of other threads");
+/* Under the queue's lock, with no call queued or running: the new count.
+ * Workers below it that were parked look again; those at or beyond it
+ * park at the top of their loop. */
+static void apply_count(void *arg) {
+  int n = *(int *)arg;
+  int old = atomic_exchange_explicit(&ws_rt.nworkers, n, ws_seq_cst);
+  if (n > old)
+    ws_unpark_all();
 }
 
-static void bind_own_deque(void) {
-  pthread_once(&own_deque_once, make_own_deque_key);
-  ws_worker *w = new_worker(-1);
-  if (ws_rt.ops->init(&ws_my_dq, w, ws_rt.deque_size))
-    ws_fatal("cannot allocate a deque of %zu tasks for a thread of the "
-             "program; lower WS_DEQUE_SIZE",
-             ws_rt.deque_size);
-  w->dq = &ws_my_dq;
-  w->thread = pthread_self();
-  ws_tls_self = w;
-  pthread_setspecific(own_deque_key, w);
+static int change_count(int n) {
+  if (atomic_load_explicit(&ws_rt.nworkers, ws_acquire) == n)
+    return 0;
+  ws_worker *self = ws_tls_self;
+  if (self && self->id >= 1)
+    return EBUSY; /* a stolen task or a handed-over call is running: this */
+  pthread_mutex_lock(&resize_lock);
+  int rc = 0;
+  int old = atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
+  if (ws_rt.forked || atomic_load_explicit(&ws_rt.shutdown, ws_acquire) ||
+      !quiescent()) {
+    rc = old == n ? 0 : EBUSY;
+    goto out;
+  }
+  if (old == n)
+    goto out;
+  /* Threads for the new workers first: they park until the count
+   * includes them, and stay parked if it does not (EBUSY below). */
+  pthread_mutex_lock(&ws_rt_lock);
+  int stopped = atomic_load_explicit(&ws_rt.shutdown, ws_relaxed);
+  if (!stopped)
+    start_threads_locked(n);
+  pthread_mutex_unlock(&ws_rt_lock);
+  if (stopped) {
+    rc = EBUSY;
+    goto out;
+  }
+  if (!ws_submissions_quiet_then(apply_count, &n)) {
+    rc = EBUSY;
+    goto out;
+  }
+  if (n < old) {
+    /* Napping workers look at the count now; return once those beyond it
+     * have parked, so that no task spawned from here on runs there.  They
+     * are idle (quiescent): each is at most one steal attempt away. */
+    ws_wake_all();
+    int started = atomic_load_explicit(&ws_rt.nstarted, ws_acquire);
+    for (int i = n; i < started; i++) {
+      ws_worker *w = ws_rt.workers[i];
+      for (unsigned spins = 0; !atomic_load_explicit(&w->parked, ws_seq_cst) &&
+                               !atomic_load_explicit(&ws_rt.shutdown, ws_acquire);
+           spins++) {
+        if (spins < 64) {
+          sched_yield();
+        } else {
+          struct timespec ts = {0, 100000};
+          nanosleep(&ts, NULL);
+        }
+      }
+    }
+  }
+out:
+  pthread_mutex_unlock(&resize_lock);
+  return rc;
 }
 
+int ws_set_num_workers(int n) {
+  if (n < 1 || n > WS_MAX_WORKERS)
+    return EINVAL;
+  n = WS_RACE_WORKERS(n);
+  int saved_errno = errno;
+  pthread_mutex_lock(&ws_rt_lock);
+  int started = atomic_load_explicit(&ws_rt.started, ws_relaxed);
+  if (!started) {
+    /* Before the start, before the configuration too: the count it will
+     * start with, whatever the environment says. */
+    atomic_store_explicit(&ws_rt.nworkers, n, ws_relaxed);
+    ws_rt.num_set = 1;
+  }
+  pthread_mutex_unlock(&ws_rt_lock);
+  int rc = started ? change_count(n) : 0;
+  errno = saved_errno;
+  return rc;
+}
 
-/* The count is fixed from here on: the workers start. */
+/* Starts the workers (once libws's constructor has run). */
 int ws_num_workers(void) {
   int saved_errno = errno;
-  ws_start();
+  ws_runtime_configured();
+  if (ws_constructed())
+    ws_start();
   errno = saved_errno;
-  return ws_rt.nworkers;
+  return atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
 }
 
 /* The main thread is worker 0 before it binds its deque too; a thread of
@@ -160,16 +253,49 @@ int ws_worker_id(void) {
   return ws_is_main_thread() ? 0 : -1;
 }
 
+/* Before libws's constructor ran (spawning code in a constructor of a
+ * library loaded at start-up, or in one of the executable's before libws's)
+ * the main thread runs serially on worker 0's deque, no thread started:
+ * the libraries' modules may not all be registered yet.  The wake half of
+ * its entry word stays set meanwhile, so that each entry point comes back
+ * here (its slow path), until one finds the constructor done and starts
+ * the workers. */
+static void early_main(void) {
+  if (ws_constructed()) {
+    ws_start();
+    return;
+  }
+  atomic_store_explicit(&ws_my_dq.entry.e.wake, 1, ws_relaxed);
+}
+
 static ws_slot *bind_slow(void) {
+  int main_thread = ws_is_main_thread();
+  /* At exit, once the workers stopped (an atexit handler, a destructor):
+   * the thread runs its spawning code serially, on a deque of its own, as
+   * a child of fork does on its.  A thread that had one keeps it (the
+   * main thread keeps worker 0's): it never comes here. */
   if (atomic_load_explicit(&ws_rt.shutdown, ws_acquire))
-    ws_fatal("ws_spawn/ws_sync after the runtime stopped (at exit)");
+    return ws_bind_own_deque(main_thread ? 0 : -1);
+  ws_runtime_configured();
+  if (!ws_constructed()) {
+    if (!main_thread)
+      return ws_bind_own_deque(-1);
+    pthread_mutex_lock(&ws_rt_lock);
+    prepare_locked();
+    pthread_mutex_unlock(&ws_rt_lock);
+    bind_worker(ws_rt.workers[0]);
+    early_main();
+    return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  }
   ws_start();
-  if (ws_is_main_thread()) {
+  if (!atomic_load_explicit(&ws_rt.started, ws_acquire))
+    return ws_bind_own_deque(main_thread ? 0 : -1); /* exit came first */
+  if (main_thread) {
     if (!ws_tls_self)
       bind_worker(ws_rt.workers[0]);
-  } else if (ws_rt.nworkers == 1) {
+  } else if (atomic_load_explicit(&ws_rt.nworkers, ws_acquire) == 1) {
     if (!ws_tls_self)
-      bind_own_deque();
+      ws_bind_own_deque(-1);
   } else {
     return NULL; /* the entry point submits its call (submit.c) */
   }
@@ -185,8 +311,14 @@ ws_slot *ws_bind_caller(void) {
   if (atomic_load_explicit(&ws_my_dq.entry.e.wake, ws_relaxed))
     ws_entry_wake();
   ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
-  if (!t) /* else bound, and not in a handler */
+  if (t) {
+    /* Bound, and not in a handler; the main thread before the start. */
+    if (ws_unlikely(!atomic_load_explicit(&ws_rt.started, ws_acquire)) &&
+        ws_tls_self && ws_tls_self->id == 0)
+      early_main();
+  } else {
     t = bind_slow();
+  }
   errno = saved_errno;
   return t;
 }

@@ -24,13 +24,20 @@ static void fmt_spawns(char *buf, size_t n, uint64_t v) {
 /* Worker i, or one that counted nothing when the workers never started. */
 static const ws_worker *worker_or_idle(int i) {
   static const ws_worker idle;
-  return ws_rt.workers ? ws_rt.workers[i] : &idle;
+  return ws_rt.workers && ws_rt.workers[i] ? ws_rt.workers[i] : &idle;
 }
 
 void ws_stats_print(FILE *out) {
   ws_counters sum = {0};
   uint64_t spawns = 0;
-  for (int i = 0; i < ws_rt.nworkers; i++) {
+  /* The count, and a line for each worker that exists: those beyond the
+   * count (ws_set_num_workers made it smaller) are parked and say so, and
+   * their counters count in the sums. */
+  int count = atomic_load_explicit(&ws_rt.nworkers, ws_acquire);
+  int lines = atomic_load_explicit(&ws_rt.nstarted, ws_acquire);
+  if (lines < count)
+    lines = count;
+  for (int i = 0; i < lines; i++) {
     const ws_worker *w = worker_or_idle(i);
     spawns += w->spawns;
     sum.steals += w->c.steals;
@@ -58,21 +65,21 @@ void ws_stats_print(FILE *out) {
           " fence=%s S_from=%s x_from=%s safe=bound:%" PRIu64
           ",barrier:%" PRIu64 ",echo:%" PRIu64 ",fence:%" PRIu64
           " barriers=%" PRIu64 " barrier=%s\n",
-          ws_rt.ops->name, ws_rt.nworkers, S, delta, x, sp, sum.steals,
+          ws_rt.ops->name, count, S, delta, x, sp, sum.steals,
           sum.aborts, sum.echo_waits, sum.leaps, sum.stolen_syncs, sum.sleeps,
           WS_FENCE_NAME, ws_rt.S_source, ws_rt.x_source, sum.safe_bound,
           sum.safe_barrier, sum.safe_echo,
           sum.steals - sum.safe_bound - sum.safe_barrier - sum.safe_echo,
           sum.barriers, ws_barrier_name());
-  for (int i = 0; i < ws_rt.nworkers; i++) {
+  for (int i = 0; i < lines; i++) {
     const ws_worker *w = worker_or_idle(i);
     fmt_spawns(sp, sizeof sp, w->spawns);
     fprintf(out,
             "ws: worker %d: spawns=%s steals=%" PRIu64 " leaps=%" PRIu64
             " aborts=%" PRIu64 " echo_waits=%" PRIu64 " stolen_syncs=%" PRIu64
-            " sleeps=%" PRIu64 "\n",
+            " sleeps=%" PRIu64 "%s\n",
             i, sp, w->c.steals, w->c.leaps, w->c.aborts, w->c.echo_waits,
-            w->c.stolen_syncs, w->c.sleeps);
+            w->c.stolen_syncs, w->c.sleeps, i >= count ? " parked" : "");
   }
   if (ws_rt.forked)
     fprintf(out,

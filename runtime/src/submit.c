@@ -5,8 +5,10 @@
  * its own tail, as it would a stolen task, and the caller sleeps on a
  * futex until it is done.  Any number of threads may submit at once; each
  * call runs exactly once, in the order the calls came.  (With one worker,
- * the main thread, a thread runs its calls itself: startup.c,
- * ws_bind_caller.)
+ * the main thread, a thread runs its calls itself, on a deque of its own:
+ * ws_bind_own_deque.  So does a call whose entry point found more, if the
+ * count dropped to one before it was queued, or when the workers have not
+ * started or have stopped.)
  *
  * errno: the call starts with the caller's errno and gives back its own,
  * as a plain call does; the runtime's calls around it change neither.
@@ -41,6 +43,60 @@ typedef struct ws_submission {
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static ws_submission *queue_head, **queue_tail = &queue_head;
+static int serving; /* calls taken from the queue and not done (the lock's) */
+
+/* A thread of the program's runs its calls itself when there is one
+ * worker (the main thread, which may be the thread waiting for them), on a
+ * deque of its own that no thief visits, freed when the thread ends. */
+static pthread_key_t own_deque_key;
+static pthread_once_t own_deque_once = PTHREAD_ONCE_INIT;
+
+static void free_own_deque(void *w) {
+  ws_slots_free(&ws_my_dq);
+  atomic_store_explicit(&ws_my_dq.T, NULL, ws_relaxed);
+  ws_tls_self = NULL;
+  free(w);
+}
+
+static void make_own_deque_key(void) {
+  if (pthread_key_create(&own_deque_key, free_own_deque))
+    ws_fatal("cannot create a thread key for the deques of other threads");
+}
+
+ws_slot *ws_bind_own_deque(int id) {
+  pthread_once(&own_deque_once, make_own_deque_key);
+  ws_worker *w = ws_worker_new(id);
+  if (ws_rt.ops->init(&ws_my_dq, w, ws_rt.deque_size))
+    ws_fatal("cannot allocate a deque of %zu tasks for a thread of the "
+             "program; lower WS_DEQUE_SIZE",
+             ws_rt.deque_size);
+  w->dq = &ws_my_dq;
+  w->thread = pthread_self();
+  ws_tls_self = w;
+  pthread_setspecific(own_deque_key, w);
+  return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+}
+
+/* Nobody would take a call from the queue: one worker (the count may have
+ * dropped to 1 since the entry point asked, ws_set_num_workers changes it
+ * under the queue's lock), the workers not started yet (a constructor
+ * before libws's), stopped (at exit), or not in this process (a child of
+ * fork).  Under the queue's lock. */
+static int nobody_serves(void) {
+  return atomic_load_explicit(&ws_rt.nworkers, ws_relaxed) == 1 ||
+         !atomic_load_explicit(&ws_rt.started, ws_acquire) ||
+         atomic_load_explicit(&ws_rt.shutdown, ws_acquire) || ws_rt.forked;
+}
+
+/* The call on the calling thread, as when there is one worker: in the
+ * thread's own reducer context, on its own deque. */
+static void run_here(void (*run)(void *closure, ws_slot *tail), void *closure) {
+  ws_slot *tail = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  if (!tail)
+    tail = ws_bind_own_deque(-1);
+  run(closure, tail);
+  atomic_store_explicit(&ws_my_dq.T, tail, ws_relaxed);
+}
 
 void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   /* The caller's errno goes with the call and comes back with the call's:
@@ -52,6 +108,14 @@ void __ws_submit(void (*run)(void *closure, ws_slot *tail), void *closure) {
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
   ws_submission s = {.run = run, .closure = closure, .err = err};
   pthread_mutex_lock(&queue_lock);
+  if (nobody_serves()) {
+    pthread_mutex_unlock(&queue_lock);
+    pthread_setcancelstate(cancel_state, NULL);
+    pthread_setcanceltype(cancel_type, NULL);
+    errno = err;
+    run_here(run, closure);
+    return;
+  }
   *queue_tail = &s;
   queue_tail = &s.next;
   /* Counted before we look for sleepers; a worker about to sleep counts
@@ -87,6 +151,7 @@ int ws_serve_submission(ws_worker *self) {
     if (!queue_head)
       queue_tail = &queue_head;
     atomic_fetch_sub_explicit(&ws_rt.submitted, 1, ws_relaxed);
+    serving++;
   }
   pthread_mutex_unlock(&queue_lock);
   if (!s)
@@ -108,8 +173,18 @@ int ws_serve_submission(ws_worker *self) {
   /* The caller takes the lock once it sees done: it cannot go (and take
    * s with it) before we let go. */
   pthread_mutex_lock(&queue_lock);
+  serving--;
   atomic_store_explicit(&s->done, 1, ws_release);
   ws_futex(&s->done, FUTEX_WAKE_PRIVATE, 1, NULL);
   pthread_mutex_unlock(&queue_lock);
   return 1;
+}
+
+int ws_submissions_quiet_then(void (*fn)(void *), void *arg) {
+  pthread_mutex_lock(&queue_lock);
+  int quiet = !queue_head && !serving;
+  if (quiet)
+    fn(arg);
+  pthread_mutex_unlock(&queue_lock);
+  return quiet;
 }

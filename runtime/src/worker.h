@@ -6,6 +6,8 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "fatal.h"
@@ -40,11 +42,27 @@ struct ws_worker {
   int entry_credit;
   int id;
   pthread_t thread;
+  /* Stolen tasks this worker is running (nested in its joins): written by
+   * the worker at each steal, read by ws_set_num_workers (startup.c),
+   * which changes the count only while no task runs. */
+  _Atomic int running;
+  /* 1 while the worker is parked: its id is at or beyond the count, and
+   * it steals nothing until the count grows past it (scheduler.c). */
+  _Atomic int parked;
 };
 
 typedef struct ws_runtime {
   const ws_deque_ops *ops;
-  int nworkers;
+  /* The count: workers 0..nworkers-1 steal and run calls of other
+   * threads.  Set before the start (configure.c, ws_set_num_workers), and
+   * changed afterwards by ws_set_num_workers while the runtime is
+   * quiescent (startup.c); thieves read it at each attempt. */
+  _Atomic int nworkers;
+  /* The workers that exist: 0 (the main thread) and threads 1..nstarted-1,
+   * those at or beyond nworkers parked.  `workers` has WS_MAX_WORKERS
+   * entries, allocated once, so a thief never sees it move; an entry is
+   * set before the count first reaches it. */
+  _Atomic int nstarted;
   ws_worker **workers;
   /* Thieves' bound on take() stores hidden in the worker's store buffer,
    * delta = max_i ceil(S / (x_i + 1)) (paper 000 §4).  INT64_MAX: infinite
@@ -70,6 +88,13 @@ typedef struct ws_runtime {
   _Atomic int exited;
   _Atomic int started;   /* the workers run (ws_start) */
   _Atomic int submitted; /* calls of other threads waiting for a worker */
+  /* Parked workers wait on this futex word; a change of the count (or the
+   * shutdown) bumps it and wakes them (idle.c). */
+  _Atomic uint32_t park_seq;
+  /* ws_set_num_workers set nworkers: neither WS_NUM_WORKERS nor the CPU
+   * count overrides it, whenever the configuration runs (under
+   * ws_rt_lock). */
+  int num_set;
   /* In a child of fork(): only the thread that forked is here (set by the
    * pthread_atfork child handler, before the child runs anything else).
    * The child runs serially on that thread's deque; nobody steals. */
@@ -86,14 +111,22 @@ extern pthread_mutex_t ws_rt_lock;
 int ws_is_main_thread(void);
 /* ws_fatal, ws_fatal_in_handler: fatal.h. */
 
-/* startup.c: starts the workers, once; the program's count is fixed then. */
+/* startup.c: starts the workers, once (later changes of the count:
+ * ws_set_num_workers). */
 void ws_start(void);
-/* configure.c: ws_rt as its constructor configured it from the environment.
- * A part of the runtime that reads the configuration (the pools, the
- * start-up) asks here: libws is an archive, and this reference is what
- * links the constructor into the program (rt.c alone would leave ws_rt
- * zero). */
+/* configure.c: ws_rt configured from the environment, by its constructor
+ * or, when something of the runtime's is used before that constructor ran
+ * (a library's constructor, or one of the executable's placed before
+ * libws's), then and there.  A part of the runtime that reads the
+ * configuration (the pools, the start-up) asks here: libws is an archive,
+ * and this reference is what links the constructor into the program
+ * (rt.c alone would leave ws_rt zero). */
 const ws_runtime *ws_runtime_configured(void);
+/* configure.c: libws's constructor has run, so has every constructor of
+ * the libraries loaded at start-up (which register their modules' records
+ * there): the workers may start.  Before it, spawning code runs serially
+ * on the calling thread. */
+int ws_constructed(void);
 /* The calling thread's tail after starting the runtime and binding the
  * thread's deque (main: worker 0; another thread, when there is one worker
  * only: a deque of its own), or NULL where the thread's calls must be
@@ -103,6 +136,15 @@ ws_slot *ws_bind_caller(void);
 
 /* submit.c: runs one submitted call if there is one (idle workers). */
 int ws_serve_submission(ws_worker *self);
+/* submit.c: the calling thread runs its calls itself, on a deque of its
+ * own that no thief visits (a thread of the program's when there is one
+ * worker, any thread without a deque once the runtime has stopped), freed
+ * when the thread ends; worker id `id` (-1, or 0 for the main thread).
+ * Returns its tail. */
+ws_slot *ws_bind_own_deque(int id);
+/* submit.c: with no call queued or running, fn(arg) under the queue's lock
+ * (a submitter looks at the count under it): 1; else 0, fn not run. */
+int ws_submissions_quiet_then(void (*fn)(void *), void *arg);
 
 /* scheduler.c */
 void ws_worker_loop(ws_worker *w);
@@ -113,6 +155,19 @@ static inline uint64_t ws_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A worker with its id, zeroed but for its random state. */
+static inline ws_worker *ws_worker_new(int id) {
+  ws_worker *w = aligned_alloc(WS_CACHE_LINE,
+                               (sizeof(ws_worker) + WS_CACHE_LINE - 1) &
+                                   ~(size_t)(WS_CACHE_LINE - 1));
+  if (!w)
+    ws_fatal("out of memory allocating worker %d", id);
+  memset(w, 0, sizeof *w);
+  w->id = id;
+  w->rng = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1) | 1;
+  return w;
 }
 
 static inline uint64_t ws_next_rand(ws_worker *w) {

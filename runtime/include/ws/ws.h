@@ -71,10 +71,14 @@ void __ws_sync(void);
  * runtime does not own. */
 int ws_num_workers(void);
 int ws_worker_id(void);
-/* Sets the number of workers, 1..1024, before the runtime starts (at the
- * first call of a spawning function or of ws_num_workers).  Returns 0;
- * EBUSY (and changes nothing) once it has started; EINVAL for a bad n.
- * It overrides WS_NUM_WORKERS. */
+/* Sets the number of workers, 1..1024, over WS_NUM_WORKERS and the CPU
+ * count: before the runtime starts (at the first call of a spawning
+ * function or of ws_num_workers), the count it starts with, even from a
+ * constructor that runs before the runtime's; afterwards, a new count
+ * while the runtime is quiescent (no task outstanding or running, no call
+ * of another thread's handed over).  Returns 0; EBUSY (and changes
+ * nothing) when the workers run and it is not quiescent; EINVAL for a bad
+ * n.  See docs/language.md, "The number of workers". */
 int ws_set_num_workers(int n);
 
 #ifndef __cplusplus
