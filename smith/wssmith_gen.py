@@ -80,7 +80,8 @@ SWITCHES = {
     'ws_for': (True, 'ws_for (C API)'),
     'parallel_for': (True, 'C++ ws::parallel_for'),
     'parallel_reduce': (True, 'C++ ws::parallel_reduce, both forms'),
-    'reducers': (True, 'C reducers: every built-in monoid, and user monoids (ordered, with destroy)'),
+    'reducers': (True, 'C reducers: every built-in monoid, and an ordered user monoid'),
+    'reducer_heap_views': (True, 'C reducers: an ordered user monoid whose views own heap memory (realloc, destroy)'),
     'reducers_cxx': (True, 'C++ ws::reducer: sum/min/max, append of std::string and std::vector, a user monoid'),
     'threads': (True, 'calls of spawning functions from pthreads'),
     'errno_threads': (True, 'errno set by a spawning function called from a pthread'),
@@ -90,6 +91,10 @@ SWITCHES = {
     'noexcept_catch': (True, 'C++: noexcept functions catching their tasks\' exceptions'),
     'coro': (True, 'C++20 coroutine (generator) with spawns synced before co_yield'),
     'coro_outstanding': (True, 'C++20 coroutine with spawns outstanding at co_yield'),
+    # checks, not code: when off, the driver runs the -fws-race build only on
+    # the cases without these features (each case alone)
+    'race_coro': (True, 'the -fws-race build runs the cases with coroutines'),
+    'race_heap_views': (True, 'the -fws-race build runs the cases with reducers whose views own heap memory'),
     'set_workers': (True, 'ws_set_num_workers in main'),
 }
 
@@ -283,6 +288,21 @@ struct Gen {
   u64 value() const { return h.promise().cur; }
 };
 '''
+
+
+# --focus SWITCH: the segments that exercise a switch, made 20 times likelier
+# (and its feature forced where it is a chance), to test one switch.
+FOCUS = {
+    'vla_dies': ['vla'], 'cleanup_dies': ['cleanup'], 'computed_goto': ['cgoto'],
+    'goto_out': ['goto'], 'block_locals': ['block'], 'early_return': ['early'],
+    'recursion': ['rec'], 'loops': ['loop'], 'loop_sync': ['loop'], 'loop_body_locals': ['loop'],
+    'class_results_loops': ['loop'], 'branches': ['branch'], 'ws_for': ['wsfor'],
+    'parallel_for': ['pfor'], 'parallel_reduce': ['preduce'], 'reducers': ['reducer'],
+    'reducer_heap_views': ['reducer'], 'reducers_cxx': ['reducer_cxx'], 'threads': ['threads'],
+    'errno_threads': ['threads'], 'thread_exceptions': ['threads'], 'exceptions': ['try'],
+    'own_throw': ['try'], 'noexcept_catch': ['noexcept'], 'coro': ['coro'],
+    'coro_outstanding': ['coro_out'],
+}
 
 
 class Ty:
@@ -662,6 +682,9 @@ class Case:
         if not addr_ok:
             params = [p if p.mode == 'val' else Param(p.ty, 'val') for p in params]
         self.spawns += 1
+        self.feat('res_' + ret.key)
+        for p in params:
+            self.feat('arg_' + p.ty.key)
         if (self.on('out_params') and self.chance(0.15)):
             # a void spawn writing the result through a pointer / reference
             self.feat('out_param')
@@ -792,11 +815,13 @@ class Case:
                 add('preduce', 1, 'parallel_reduce')
                 if not ctx.in_thread:
                     add('reducer_cxx', 2, 'reducers_cxx')
-                add('try', 2, 'exceptions')
-                add('noexcept', 1, 'exceptions', 'noexcept_catch')
+                if ctx.depth > 0:
+                    add('try', 2, 'exceptions')
+                    add('noexcept', 1, 'exceptions', 'noexcept_catch')
                 if self.tu.coro:
                     add('coro', 1, 'coro')
                     add('coro_out', 1, 'coro_outstanding')
+        kinds = [(k, w * 20 if k in self.tu.focus_segs else w) for k, w in kinds]
         tot = sum(w for _, w in kinds)
         x = self.r.uniform(0, tot)
         for k, w in kinds:
@@ -832,7 +857,7 @@ class Case:
         pro = list(d)
         pre, post = [], []
         body = []
-        local_arr = self.on('loop_body_locals') and self.chance(0.25)
+        local_arr = self.on('loop_body_locals') and (self.chance(0.25) or 'loop_body_locals' in self.tu.focus)
         if local_arr:
             # the loop body's own array, read by its task: synced per iteration
             self.feat('loop_body_locals')
@@ -1134,7 +1159,7 @@ class Case:
         v = self.uid('pr')
         kind = self.r.choice(['sum', 'm2', 'str', 'reducer'])
         if kind == 'sum':
-            out = ['u64 %s = ws::parallel_reduce(%d, %d, %s, (u64)%s,' % (v, lo, lo + n, grain, self.salt()),
+            out = ['u64 %s = ws::parallel_reduce(%d, %d, %s, (u64)0,' % (v, lo, lo + n, grain),
                    '  [](long a, long b, u64 init) { for (long i = a; i < b; i++) init += mix((u64)i, 3); return init; },',
                    '  [](u64 x, u64 y) { return x + y; });',
                    '%s = mix(%s, %s);' % (ctx.hv, ctx.hv, v)]
@@ -1158,6 +1183,8 @@ class Case:
                 ('ws::append<std::string>', 'std::string', "view.push_back((char)('a' + (i % 26)));", 'h_str(%s.get())'),
                 ('M2mon', 'M2', 'view = m2_mul(view, m2_of((u64)i));', 'h_M2(%s.get())'),
             ])
+            if 'append' in mon:
+                self.feat('heap_views')
             out = ['ws::reducer<%s> %s;' % (mon, v),
                    'ws::parallel_reduce(%d, %d, %s, %s, [](long a, long b, %s &view) {' % (lo, lo + n, grain, v, ty),
                    '  for (long i = a; i < b; i++) { %s }' % upd,
@@ -1170,7 +1197,9 @@ class Case:
         self.feat('reducer_c')
         mons = [('sum', 'long'), ('min', 'long'), ('max', 'long'),
                 ('sum', 'ulong'), ('min', 'ulong'), ('max', 'ulong'),
-                ('sum', 'double'), ('min', 'double'), ('max', 'double'), ('m2', None), ('lb', None)]
+                ('sum', 'double'), ('min', 'double'), ('max', 'double'), ('m2', None)]
+        if self.on('reducer_heap_views'):
+            mons.append(('lb', None))
         op, tk = self.r.choice(mons)
         self.feat('reducer_%s_%s' % (op, tk))
         r = self.uid('rr')
@@ -1181,6 +1210,7 @@ class Case:
                 '{ M2 y = m2_of((u64)(%s)); m2_reduce(ws_reducer_view(%s), &y); }' % (x, rp)
             h = 'h_M2(%s)' % v
         elif op == 'lb':
+            self.feat('heap_views')
             tn, init, monoid = 'LB', '{NULL, 0}' if not self.cxx else '{nullptr, 0}', 'lb_monoid'
             upd = lambda rp, x: 'lb_push((LB *)ws_reducer_view(%s), (long)(%s));' % (rp, x)
             h = 'h_LB(%s)' % v
@@ -1260,6 +1290,8 @@ class Case:
                 ('M2mon', 'M2', '*R = m2_mul(*R, m2_of(X));', 'h_M2(R.get())')]
         mon, ty, upd, h = self.r.choice(mons)
         self.feat('reducer_cxx_' + mon.split('<')[0].replace('ws::', ''))
+        if 'append' in mon:
+            self.feat('heap_views')
         R = self.uid('R')
         u = lambda x, rn=R: upd.replace('R', rn).replace('X', '(u64)(%s)' % x)
         out = ['ws::reducer<%s> %s;' % (mon, R)]
@@ -1310,8 +1342,9 @@ class Case:
         ret = self.pick_type(ctx, for_result=True)
         tn = self.tname(ret)
         nth = self.r.randint(1, 3)
-        errno_on = self.on('errno_threads') and self.chance(0.3)
-        exc = self.cxx and self.on('thread_exceptions') and self.on('exceptions') and self.chance(0.3)
+        errno_on = self.on('errno_threads') and (self.chance(0.3) or 'errno_threads' in self.tu.focus)
+        exc = self.cxx and self.on('thread_exceptions') and self.on('exceptions') and (
+            self.chance(0.3) or 'thread_exceptions' in self.tu.focus)
         sub = Ctx('acc', max(ctx.depth - 1, 0), in_thread=True, may_throw=exc)
         if self.chance(0.5):
             fn, depth = self.rec_fn(sub, ret)
@@ -1369,11 +1402,11 @@ class Case:
         """Tasks that throw; the catch folds the serially first exception."""
         self.feat('exceptions')
         tv = self.uid('tv')
-        inner = ctx.sub(hv=tv, may_throw=True, in_try=True, top=False)
+        inner = ctx.sub(hv=tv, may_throw=True, in_try=True, top=False, depth=ctx.depth - 1)
         body = ['u64 %s = 0;' % tv]
         for _ in range(self.r.randint(1, 3)):
             body += self.segment(inner, small=self.chance(0.5))
-            if self.on('own_throw') and self.chance(0.3):
+            if self.on('own_throw') and (self.chance(0.3) or 'own_throw' in self.tu.focus):
                 # the function's own exception while tasks may be outstanding
                 self.feat('own_throw')
                 ret = self.pick_type(ctx, for_result=True)
@@ -1448,8 +1481,15 @@ class Case:
         return self.decls
 
 
+def version():
+    """A hash of this file: a seed makes the same program only under the same version."""
+    import hashlib
+    with open(__file__, 'rb') as f:
+        return hashlib.sha1(f.read()).hexdigest()[:10]
+
+
 class TU:
-    def __init__(self, seed, ncases=8, lang=None, switches=None, only=None):
+    def __init__(self, seed, ncases=8, lang=None, switches=None, only=None, focus=None):
         self.seed = seed
         r = random.Random('%s:tu' % seed)
         self.cxx = (lang == 'cpp') if lang else (r.random() < 0.55)
@@ -1457,8 +1497,10 @@ class TU:
         if switches:
             self.sw.update(switches)
         self.coro = self.cxx and self.sw['coro'] or (self.cxx and self.sw['coro_outstanding'])
-        self.coro = bool(self.coro) and r.random() < 0.3
-        self.set_workers = self.sw['set_workers'] and r.random() < 0.1
+        self.coro = bool(self.coro) and (r.random() < 0.3 or bool(set(focus or ()) & {'coro', 'coro_outstanding'}))
+        self.focus = set(focus or ())
+        self.focus_segs = set(s for f in self.focus for s in FOCUS.get(f, ()))
+        self.set_workers = self.sw['set_workers'] and (r.random() < 0.1 or 'set_workers' in self.focus)
         self.workers = r.randint(1, 4)
         self.ncases = ncases
         self.only = only
@@ -1470,8 +1512,8 @@ class TU:
 
     def render(self):
         cases = [self.only] if self.only is not None else list(range(self.ncases))
-        out = ['/* ws-smith seed %s, %s, cases %s */' % (
-            self.seed, 'C++' if self.cxx else 'C', ','.join(map(str, cases)))]
+        out = ['/* ws-smith seed %s, %s, cases %s, generator %s */' % (
+            self.seed, 'C++' if self.cxx else 'C', ','.join(map(str, cases)), version())]
         out.append('/* ws-smith-flags: %s */' % ' '.join(self.std()))
         out.append((CXX_PRELUDE if self.cxx else C_PRELUDE).strip('\n'))
         out.append(COMMON.strip('\n'))
@@ -1491,7 +1533,7 @@ class TU:
             main.append('  if (ws_set_num_workers(%d) != 0) return 3;' % self.workers)
         for k in cases:
             if self.cxx:
-                main.append('  if (only < 0 || only == %d) { u64 v = case%d(); printf("case %d: %%016llx live=%%ld\\n", v, g_live.load()); fflush(stdout); }' % (k, k, k))
+                main.append('  if (only < 0 || only == %d) { long l0 = g_live.load(); u64 v = case%d(); printf("case %d: %%016llx live=%%ld\\n", v, g_live.load() - l0); fflush(stdout); }' % (k, k, k))
             else:
                 main.append('  if (only < 0 || only == %d) { u64 v = case%d(); printf("case %d: %%016llx\\n", v); fflush(stdout); }' % (k, k, k))
         main += ['  return 0;', '}']
@@ -1526,13 +1568,15 @@ def main():
     ap.add_argument('--disable', default='')
     ap.add_argument('--list-switches', action='store_true')
     ap.add_argument('--features', action='store_true', help='print each case\'s features on stderr')
+    ap.add_argument('--focus', default='', help='switches whose code to make much likelier (comma-separated)')
     ap.add_argument('-o', '--output')
     a = ap.parse_args()
     if a.list_switches:
         for k, (d, desc) in SWITCHES.items():
             print('%-20s %s  %s' % (k, 'on ' if d else 'off', desc))
         return
-    tu = TU(a.seed, a.cases, a.lang, parse_switches(a.enable, a.disable), a.only)
+    tu = TU(a.seed, a.cases, a.lang, parse_switches(a.enable, a.disable), a.only,
+            [f for f in a.focus.split(',') if f])
     src = tu.render()
     if a.output:
         with open(a.output, 'w') as f:
