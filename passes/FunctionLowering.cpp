@@ -353,11 +353,22 @@ bool FunctionLowering::check() {
 /// kept) is the runtime's, not the program's: ThreadSanitizer's
 /// instrumentation skips it (!nosanitize).
 void FunctionLowering::finishRace() {
+  // A coroutine's procedure ends where each piece CoroSplit makes of it
+  // returns: at llvm.coro.end (a resumed piece returns there, and its code
+  // after it is dropped); each piece began at the entry or where it is
+  // resumed (refreshAfterSuspends).
+  SmallVector<Instruction *, 8> Ends;
   for (BasicBlock &BB : F) {
     Instruction *T = BB.getTerminator();
-    if (isa<ReturnInst>(T) || isa<ResumeInst>(T))
-      CallInst::Create(RT.RaceLeave, {}, "", T->getIterator())->setDebugLoc(T->getDebugLoc());
+    if (Suspends.empty() && (isa<ReturnInst>(T) || isa<ResumeInst>(T)))
+      Ends.push_back(T);
+    if (!Suspends.empty())
+      for (Instruction &I : BB)
+        if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::coro_end)
+          Ends.push_back(II);
   }
+  for (Instruction *At : Ends)
+    CallInst::Create(RT.RaceLeave, {}, "", At->getIterator())->setDebugLoc(At->getDebugLoc());
   // An access to the runtime's memory (a slot, what a slot points to) also
   // takes its address through __ws_race_own, which ws-race-instrument
   // knows: the optimizer may merge two such accesses (a dynamic sync's
