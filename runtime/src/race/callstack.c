@@ -1,36 +1,34 @@
 /*
- * stacks.c — call stacks for race reports.  The current stack is an array
+ * callstack.c — call stacks for race reports.  The current stack is an array
  * of call sites, pushed and popped at every call (a store and a compare);
  * a strand keeps the stack it began with as one 32-bit id, a node of a
  * trie of call sites made only when a strand begins (a spawn, a child, a
  * procedure), for the part of the array that changed since the last one.
+ * The trie's nodes that no strand refers to any more are reclaimed by
+ * collect.c (ws_race_stack_compact).
  */
 #include <stdlib.h>
 
 #include "race.h"
 
+WS_RACE_NO_LIBCALLS_BEGIN
+
 /* ---- the current stack ---- */
 
-static uintptr_t *sites_now; /* outermost first */
+uintptr_t *ws_race_sites; /* outermost first */
+unsigned ws_race_depth, ws_race_interned, ws_race_depth_cap;
+#define sites_now ws_race_sites
+#define depth ws_race_depth
+#define interned ws_race_interned
+#define depth_cap ws_race_depth_cap
 static uint32_t *ids_now;    /* ids_now[k]: the trie node of sites_now[0..k] */
-static unsigned depth, interned, depth_cap;
 
-void ws_race_stack_push(uintptr_t call_site) {
-  if (depth == depth_cap) {
-    depth_cap = depth_cap ? 2 * depth_cap : 1024;
-    sites_now = ws_race_realloc(sites_now, depth_cap * sizeof *sites_now);
-    ids_now = ws_race_realloc(ids_now, depth_cap * sizeof *ids_now);
-    if (!sites_now || !ids_now)
-      ws_fatal("-fws-race: out of memory for call stacks");
-  }
-  sites_now[depth++] = call_site;
-  if (interned >= depth)
-    interned = depth - 1;
-}
-
-void ws_race_stack_pop(void) {
-  if (depth && --depth < interned)
-    interned = depth;
+void ws_race_stack_grow(void) {
+  depth_cap = depth_cap ? 2 * depth_cap : 1024;
+  sites_now = ws_race_realloc(sites_now, depth_cap * sizeof *sites_now);
+  ids_now = ws_race_realloc(ids_now, depth_cap * sizeof *ids_now);
+  if (!sites_now || !ids_now)
+    ws_fatal("-fws-race: out of memory for call stacks");
 }
 
 int ws_race_stack_now(uintptr_t *pcs, int n) {
@@ -47,28 +45,36 @@ static uint32_t *up;     /* by id: the stack below */
 static uintptr_t *site;  /* by id: its innermost call site */
 static uint32_t *first;  /* by id: its first child */
 static uint32_t *next;   /* by id: its next sibling */
-static uint32_t ids = 1, ids_cap; /* id 0: the empty stack */
+uint32_t ws_race_stack_ids_made = 1; /* id 0: the empty stack */
+#define ids ws_race_stack_ids_made
+static uint32_t ids_cap;
+
+static __attribute__((noinline)) void grow_trie(void) {
+  uint32_t cap = ids_cap ? 2 * ids_cap : 1u << 12;
+  if (cap <= ids_cap)
+    ws_fatal("-fws-race: too many call stacks");
+  up = ws_race_realloc(up, cap * sizeof *up);
+  site = ws_race_realloc(site, cap * sizeof *site);
+  first = ws_race_realloc(first, cap * sizeof *first);
+  next = ws_race_realloc(next, cap * sizeof *next);
+  if (!up || !site || !first || !next)
+    ws_fatal("-fws-race: out of memory for call stacks");
+  for (uint32_t i = ids_cap; i < cap; i++)
+    first[i] = 0;
+  ids_cap = cap;
+}
 
 static uint32_t intern(uint32_t below, uintptr_t pc) {
   if (ids_cap)
     for (uint32_t c = first[below]; c; c = next[c])
       if (site[c] == pc)
         return c;
-  if (ids >= ids_cap) {
-    uint32_t cap = ids_cap ? 2 * ids_cap : 1u << 12;
-    up = ws_race_realloc(up, cap * sizeof *up);
-    site = ws_race_realloc(site, cap * sizeof *site);
-    first = ws_race_realloc(first, cap * sizeof *first);
-    next = ws_race_realloc(next, cap * sizeof *next);
-    if (!up || !site || !first || !next)
-      ws_fatal("-fws-race: out of memory for call stacks");
-    for (uint32_t i = ids_cap; i < cap; i++)
-      first[i] = 0;
-    ids_cap = cap;
-  }
+  if (ids >= ids_cap)
+    grow_trie();
   uint32_t id = ids++;
   up[id] = below;
   site[id] = pc;
+  first[id] = 0;
   next[id] = first[below];
   first[below] = id;
   return id;
@@ -78,11 +84,16 @@ uint32_t ws_race_stack_with(uint32_t below, uintptr_t call_site) {
   return intern(below, call_site);
 }
 
-uint32_t ws_race_stack_id(void) {
-  for (; interned < depth; interned++)
+uint32_t ws_race_stack_id(void) { return ws_race_stack_id_below(depth); }
+
+uint32_t ws_race_stack_id_below(unsigned d) {
+  if (d > depth)
+    d = depth;
+  for (; interned < d; interned++)
     ids_now[interned] = intern(interned ? ids_now[interned - 1] : 0, sites_now[interned]);
-  return depth ? ids_now[depth - 1] : 0;
+  return d ? ids_now[d - 1] : 0;
 }
+
 
 int ws_race_stack_frames(uint32_t id, uintptr_t *pcs, int n) {
   int k = 0;
@@ -90,3 +101,42 @@ int ws_race_stack_frames(uint32_t id, uintptr_t *pcs, int n) {
     pcs[k++] = site[id];
   return k;
 }
+
+/* ---- collection ---- */
+
+/* id and the stacks below it are kept. */
+void ws_race_stack_mark(uint32_t id, uint8_t *marks) {
+  for (; id && !marks[id]; id = up[id])
+    marks[id] = 1;
+}
+
+uint32_t *ws_race_stack_compact(uint8_t *marks) {
+  for (unsigned k = 0; k < interned; k++)
+    ws_race_stack_mark(ids_now[k], marks);
+  /* New ids in the old order: a node's stack below has a smaller id, so
+   * it is renumbered first, and every array is rewritten in place. */
+  uint32_t *remap = (uint32_t *)ws_race_calloc(ids, sizeof *remap);
+  if (!remap)
+    ws_fatal("-fws-race: out of memory for call stacks");
+  uint32_t n = 1;
+  for (uint32_t id = 1; id < ids; id++) {
+    if (!marks[id])
+      continue;
+    remap[id] = n;
+    up[n] = remap[up[id]];
+    site[n] = site[id];
+    first[n] = 0;
+    n++;
+  }
+  first[0] = 0;
+  for (uint32_t id = n; id-- > 1;) {
+    next[id] = first[up[id]];
+    first[up[id]] = id;
+  }
+  ids = n;
+  for (unsigned k = 0; k < interned; k++)
+    ids_now[k] = remap[ids_now[k]];
+  return remap;
+}
+
+WS_RACE_NO_LIBCALLS_END

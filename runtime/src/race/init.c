@@ -1,11 +1,29 @@
 /*
  * init.c — start-up of -fws-race: the shadow memory, the report's
- * settings, the checked thread's stack; then the main thread is checked.
+ * settings, the checked thread's stack; the
+ * process is made multi-threaded in glibc's eyes (below); then the main
+ * thread is checked, as the first strand.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 
 #include "race.h"
+
+WS_RACE_NO_LIBCALLS_BEGIN
+
+/* A parallel run has worker threads, and the C and C++ libraries take
+ * their thread-safe paths: libstdc++ updates a std::shared_ptr's count
+ * with atomic operations (which never race) unless glibc says the process
+ * has only ever had one thread (__libc_single_threaded), when it uses
+ * plain ones.  The race run has one thread, and would check plain updates
+ * that no parallel run makes: a thread started and joined here makes the
+ * process multi-threaded for good, as in any parallel run. */
+static void *nothing(void *arg) { return arg; }
+static void be_multithreaded(void) {
+  pthread_t t;
+  if (!pthread_create(&t, NULL, nothing, NULL))
+    pthread_join(t, NULL);
+}
 
 /* Every instrumented module's constructor calls it; the first call, on
  * the main thread, makes it the one that is checked. */
@@ -14,6 +32,7 @@ void __ws_race_init(void) {
   if (done)
     return;
   done = 1;
+  be_multithreaded();
   ws_race_shadow_init();
   ws_race_report_init();
   pthread_attr_t a;
@@ -24,8 +43,9 @@ void __ws_race_init(void) {
       ws_race_stack_init((uintptr_t)lo, size);
     pthread_attr_destroy(&a);
   }
-  ws_race_checked = 1;
+  ws_race_thread = 1;
+  ws_race_started = 1;
+  ws_race_bags_start();
 }
 
-/* ThreadSanitizer's instrumentation's name for it. */
-void __tsan_init(void) { __ws_race_init(); }
+WS_RACE_NO_LIBCALLS_END

@@ -7,15 +7,19 @@
  * the first report; WS_RACE_LOG=path appends the reports to a file instead
  * of stderr.  A run that found races exits with status 66 (as the
  * sanitizers do), after the program's own output, unless it already exits
- * with a non-zero status.
+ * with a non-zero status: through exit (an exit handler), and through
+ * _exit, _Exit and quick_exit, which run none (defined here, they end in
+ * the C library's).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +39,15 @@ static unsigned long races;
 
 static void on_exit_status(int status, void *arg);
 
+uintptr_t ws_race_code_base;
+static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  *(uintptr_t *)data = info->dlpi_addr;
+  return 1;
+}
+
 void ws_race_report_init(void) {
+  dl_iterate_phdr(first_object, &ws_race_code_base);
   static const char *const off_on[] = {"0", "1", NULL};
   const char *h = ws_env_getenv("WS_RACE_HALT", NULL);
   if (h && (halt = ws_env_choice(h, off_on)) < 0)
@@ -157,9 +169,13 @@ static const char *symbolize(uintptr_t pc) {
   if (m.path && !symbolizer_failed &&
       fprintf(to_symbolizer, "CODE %s 0x%lx\n", m.path, (unsigned long)m.offset) > 0 &&
       !fflush(to_symbolizer)) {
-    char func[512], file[1024];
-    while (fgets(func, sizeof func, from_symbolizer) && func[0] != '\n') {
-      if (!fgets(file, sizeof file, from_symbolizer))
+    /* Each frame is two lines (function, then file:line:col), of any
+     * length (a C++ name can be thousands of characters), and an empty
+     * line ends the answer. */
+    char *func = NULL, *file = NULL;
+    size_t func_cap = 0, file_cap = 0;
+    while (getline(&func, &func_cap, from_symbolizer) > 0 && func[0] != '\n') {
+      if (getline(&file, &file_cap, from_symbolizer) <= 0)
         break;
       answered = 1;
       func[strcspn(func, "\n")] = 0;
@@ -182,6 +198,8 @@ static const char *symbolize(uintptr_t pc) {
         any = 1;
       }
     }
+    __libc_free(func);
+    __libc_free(file);
   }
   if (!any && !answered) {
     if (m.path)
@@ -252,8 +270,27 @@ static int reported(uintptr_t pc, uintptr_t earlier_pc) {
   return 0;
 }
 
+/* The pairs of code addresses met, reported or not: most races a loop or
+ * a range finds repeat one (a table, without symbolizing). */
+enum { MET = 4096 };
+static struct {
+  uintptr_t pc, earlier_pc;
+} met[MET];
+
+static int met_before(uintptr_t pc, uintptr_t earlier_pc) {
+  uint64_t h = (pc * 0x9e3779b97f4a7c15ull) ^ (earlier_pc * 0xc2b2ae3d27d4eb4full);
+  unsigned i = (unsigned)(h >> 52) & (MET - 1);
+  if (met[i].pc == pc && met[i].earlier_pc == earlier_pc)
+    return 1;
+  met[i].pc = pc;
+  met[i].earlier_pc = earlier_pc;
+  return 0;
+}
+
 void ws_race_found(enum ws_race_kind kind, uintptr_t addr, uintptr_t pc,
                    ws_strand earlier, uintptr_t earlier_pc) {
+  if (met_before(pc, earlier_pc))
+    return;
   ws_race_ignore_begin();
   if (reported(pc, earlier_pc)) {
     ws_race_ignore_end();
@@ -284,19 +321,46 @@ void ws_race_found(enum ws_race_kind kind, uintptr_t addr, uintptr_t pc,
   if (halt) {
     fprintf(f, "ws-race: stopping at the first race (WS_RACE_HALT=1)\n");
     fflush(NULL);
-    _exit(RACE_EXIT_STATUS);
+    syscall(SYS_exit_group, RACE_EXIT_STATUS);
   }
+}
+
+/* The summary, once; the status the process exits with. */
+static int summary(int status) {
+  static int said;
+  if (!races || said)
+    return status;
+  said = 1;
+  FILE *f = stream();
+  fprintf(f, "ws-race: %lu determinacy race%s found in this run\n", races,
+          races == 1 ? "" : "s");
+  fflush(f);
+  return status ? status : RACE_EXIT_STATUS;
 }
 
 static void on_exit_status(int status, void *arg) {
   (void)arg;
   if (!races)
     return;
-  fflush(stdout);
-  FILE *f = stream();
-  fprintf(f, "ws-race: %lu determinacy race%s found in this run\n", races,
-          races == 1 ? "" : "s");
   fflush(NULL);
-  if (status == 0)
-    _exit(RACE_EXIT_STATUS);
+  int now = summary(status);
+  if (now != status)
+    _exit(now);
+}
+
+/* Ends without exit handlers: the summary and the status are given here
+ * (the program's buffered output is not written, as _exit does). */
+void _exit(int status) {
+  syscall(SYS_exit_group, summary(status));
+  __builtin_unreachable();
+}
+
+void _Exit(int status) { _exit(status); }
+
+void quick_exit(int status) {
+  static void (*real)(int);
+  if (!real && !(real = (void (*)(int))dlsym(RTLD_NEXT, "quick_exit")))
+    _exit(status);
+  real(summary(status));
+  __builtin_unreachable();
 }

@@ -1,149 +1,317 @@
 /*
  * shadow.c — the last writer and reader of every byte the program touched,
  * and the check of each access against them (SP-bags: the write rule and
- * the read rule of Feng and Leiserson).
+ * the read rule of Feng and Leiserson).  The layout is shadow.h's: a pair
+ * (writer, reader) per 8-byte granule and where those accesses were, or,
+ * for a granule whose bytes differ, one such record per byte.
  *
- * A byte's cell holds the strand that last wrote it and the one that read
- * it that a later write must be checked against; every 8 bytes share a
- * record of where those accesses were (code offsets in the executable),
- * for reports.  Cells come in pages of 4 KiB of memory, found
- * through a hash table of page numbers; a page of memory that was never
- * touched has none.  An access whose bytes all have the same cell (memory
- * written by accesses of its own size: the usual case) is checked once.
+ * The rules, for an access by strand me of a byte whose last writer is w
+ * and kept reader r:
+ *   read:  w == me: nothing to do (a later write parallel with this read
+ *          is parallel with w's write, and found there);
+ *          else a race if w is parallel; r becomes me unless r is a
+ *          parallel reader (keep the reader a later write may race with).
+ *   write: a race if w (not me) is parallel, and if r (not me) is
+ *          parallel; else r is dropped (a later write parallel with r is
+ *          parallel with this one too, which becomes w).
+ * Each race found is a real one, and every byte that has a race in the
+ * run has one found on it (docs/race.md says exactly what is reported).
+ * An access of several granules checks each run of equal granules once.
  */
 #define _GNU_SOURCE
-#include <link.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-#include "race.h"
+#include "shadow.h"
 
-typedef union cell {
-  struct {
-    ws_strand w, r;
-  };
-  uint64_t both;
-} cell;
+WS_RACE_NO_LIBCALLS_BEGIN
 
-typedef struct sites {
-  uint32_t wpc, rpc;
-} sites;
+ws_pair **ws_race_regions;
 
-enum { PAGE_BITS = 12, PAGE = 1 << PAGE_BITS };
+/* The regions reserved, in order. */
+static uintptr_t *region_list;
+static size_t nregions, regions_cap;
 
-typedef struct page {
-  uintptr_t number;
-  cell *cells;   /* PAGE of them, then PAGE / 8 sites */
-} page;
+enum { PAIR_BYTES = WS_SH_GRANULES * sizeof(ws_pair) };
 
-static page *table;
-static size_t table_cap, table_used;
-/* The pages looked up last, by the low bits of their number. */
-enum { RECENT = 256 };
-static page recent[RECENT];
-
-static size_t slot_of(uintptr_t number, size_t cap) {
-  return (size_t)((number * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+void ws_race_shadow_init(void) {
+  void *t = mmap(NULL, WS_SH_REGIONS * sizeof(ws_pair *), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (t == MAP_FAILED)
+    ws_fatal("-fws-race: cannot reserve the shadow memory's table");
+  ws_race_regions = t;
 }
 
-static void grow(void) {
-  size_t cap = table_cap ? 2 * table_cap : 1 << 12;
-  page *t = calloc(cap, sizeof *t);
-  if (!t)
-    ws_fatal("-fws-race: out of memory for the shadow table");
-  for (size_t i = 0; i < table_cap; i++)
-    if (table[i].cells) {
-      size_t j = slot_of(table[i].number, cap);
-      while (t[j].cells)
-        j = (j + 1) & (cap - 1);
-      t[j] = table[i];
-    }
-  ws_race_free(table);
-  table = t;
-  table_cap = cap;
-}
-
-static size_t page_bytes(void) { return PAGE * sizeof(cell) + PAGE / 8 * sizeof(sites); }
-
-static page *recent_of(uintptr_t number) {
-  return &recent[(number ^ number >> 7 ^ number >> 15) & (RECENT - 1)];
-}
-
-/* The cells of a page; made (all zero: no access) when `make`. */
-static __attribute__((noinline)) cell *cells_slow(uintptr_t number, int make) {
-  page *r = recent_of(number);
-  if (table_cap) {
-    for (size_t j = slot_of(number, table_cap); table[j].cells; j = (j + 1) & (table_cap - 1))
-      if (table[j].number == number) {
-        *r = table[j];
-        return r->cells;
-      }
+static __attribute__((noinline)) ws_pair *region_new(uintptr_t i) {
+  /* The pairs, then the locations: 2 x 16 MiB reserved, backed by the
+   * kernel as they are written. */
+  void *m = mmap(NULL, 2 * (size_t)PAIR_BYTES, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    ws_fatal("-fws-race: out of memory for the shadow memory");
+  if (nregions == regions_cap) {
+    regions_cap = regions_cap ? 2 * regions_cap : 64;
+    region_list = ws_race_realloc(region_list, regions_cap * sizeof *region_list);
+    if (!region_list)
+      ws_fatal("-fws-race: out of memory for the shadow memory");
   }
-  if (!make)
-    return NULL;
-  if (2 * (table_used + 1) > table_cap)
-    grow();
-  cell *c = mmap(NULL, page_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                 -1, 0);
-  if (c == MAP_FAILED)
-    ws_fatal("-fws-race: out of memory for shadow cells");
-  size_t j = slot_of(number, table_cap);
-  while (table[j].cells)
-    j = (j + 1) & (table_cap - 1);
-  table[j] = (page){number, c};
-  table_used++;
-  *r = table[j];
-  return c;
+  region_list[nregions++] = i;
+  return ws_race_regions[i] = m;
 }
 
-static inline cell *cells_of(uintptr_t number, int make) {
-  page *r = recent_of(number);
-  if (__builtin_expect(r->cells && r->number == number, 1))
-    return r->cells;
-  return cells_slow(number, make);
+static inline uint64_t *pcs_of(ws_pair *p) { return (uint64_t *)(p + WS_SH_GRANULES); }
+
+/* ---- split granules: a record per byte ---- */
+
+typedef struct rec {
+  ws_strand w, r;
+  uint32_t wpc, rpc;
+} rec;
+
+enum { CHUNK_BITS = 12, CHUNK = 1 << CHUNK_BITS };
+static rec (**chunks)[8]; /* blocks of 8 records, CHUNK blocks a chunk */
+static uint32_t nchunks, blocks_made, free_block = UINT32_MAX;
+static size_t live_splits;
+
+static inline rec *block(uint32_t b) { return chunks[b >> CHUNK_BITS][b & (CHUNK - 1)]; }
+
+static uint32_t block_new(void) {
+  uint32_t b = free_block;
+  if (b != UINT32_MAX) {
+    free_block = block(b)->w;
+  } else {
+    if (blocks_made == (uint32_t)nchunks << CHUNK_BITS) {
+      if (nchunks == 1u << (30 - CHUNK_BITS))
+        ws_fatal("-fws-race: too many split granules");
+      chunks = ws_race_realloc(chunks, (nchunks + 1) * sizeof *chunks);
+      if (!chunks || !(chunks[nchunks] = ws_race_realloc(NULL, CHUNK * sizeof **chunks)))
+        ws_fatal("-fws-race: out of memory for the shadow memory");
+      nchunks++;
+    }
+    b = blocks_made++;
+  }
+  live_splits++;
+  return b;
 }
 
-static sites *sites_of(cell *cells, size_t in) {
-  return (sites *)(cells + PAGE) + in / 8;
+static void block_free(uint32_t b) {
+  block(b)->w = free_block;
+  free_block = b;
+  live_splits--;
 }
 
-/* Code addresses are kept as 32-bit offsets from the executable's load
- * address (code elsewhere, in a shared library: 0, unknown). */
-static uintptr_t code_base;
-static int first_object(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  *(uintptr_t *)data = info->dlpi_addr;
+static inline rec rec_of(ws_pair v, uint64_t pcs) {
+  ws_strand w = (uint32_t)v, r = (uint32_t)(v >> 32);
+  return (rec){w, r, w ? (uint32_t)pcs : 0, r ? (uint32_t)(pcs >> 32) : 0};
+}
+
+static inline int rec_same(rec a, rec b) {
+  return a.w == b.w && a.r == b.r && a.wpc == b.wpc && a.rpc == b.rpc;
+}
+
+/* Granule p (uniform) becomes split, each byte as it was. */
+static uint32_t split(ws_pair *p) {
+  uint32_t b = block_new();
+  rec one = rec_of(*p, *pcs_of(p)), *r = block(b);
+  for (int k = 0; k < 8; k++)
+    r[k] = one;
+  *p = WS_SPLIT_PAIR(b);
+  return b;
+}
+
+/* A split granule whose bytes agree again is one pair. */
+static void merge_if_same(ws_pair *p) {
+  uint32_t b = WS_BLOCK_OF(*p);
+  rec *r = block(b);
+  for (int k = 1; k < 8; k++)
+    if (!rec_same(r[k], r[0]))
+      return;
+  *p = WS_PAIR(r[0].w, r[0].r);
+  *pcs_of(p) = r[0].wpc | (uint64_t)r[0].rpc << 32;
+  block_free(b);
+}
+
+/* ---- the rules ---- */
+
+/* Calls of ws_race_found, reported or not: a run of granules whose check
+ * found a race is checked again granule by granule. */
+static unsigned long found;
+
+static inline void race(enum ws_race_kind kind, uintptr_t at, uintptr_t pc, ws_strand earlier,
+                        uint32_t earlier_pc) {
+  found++;
+  ws_race_found(kind, at, pc, earlier, ws_race_code_address(earlier_pc));
+}
+
+/* The access of me at pc to a byte (or granule) at `at` with last
+ * accesses v and their locations pcs: the races, and the new pair. */
+static inline ws_pair rules(ws_pair v, uint64_t pcs, uintptr_t at, uintptr_t pc, int write,
+                            ws_strand me) {
+  ws_strand w = (uint32_t)v, r = (uint32_t)(v >> 32);
+  if (write) {
+    if (w && w != me && ws_race_parallel(w))
+      race(WS_RACE_WRITE_WRITE, at, pc, w, (uint32_t)pcs);
+    if (r && r != me) {
+      if (ws_race_parallel(r))
+        race(WS_RACE_READ_WRITE, at, pc, r, (uint32_t)(pcs >> 32));
+      else
+        r = 0;
+    }
+    return WS_PAIR(me, r);
+  }
+  if (w == me)
+    return v;
+  if (w && ws_race_parallel(w))
+    race(WS_RACE_WRITE_READ, at, pc, w, (uint32_t)pcs);
+  if (r != me && (!r || !ws_race_parallel(r)))
+    r = me;
+  return WS_PAIR(w, r);
+}
+
+/* The locations after v became nv by an access at `here`. */
+static inline uint64_t pcs_after(ws_pair v, ws_pair nv, uint64_t pcs, uint32_t here) {
+  if ((uint32_t)nv != (uint32_t)v)
+    pcs = (pcs & 0xffffffff00000000ull) | here;
+  if ((nv >> 32) != (v >> 32))
+    pcs = (pcs & 0xffffffffull) | (uint64_t)((nv >> 32) ? here : 0) << 32;
+  return pcs;
+}
+
+static inline int unchanged(ws_pair v, ws_strand me, int write) {
+  return ws_race_unchanged_pair(v, me, write);
+}
+
+/* Bytes [off, off+len) of split granule p, the first at address x. */
+static int split_bytes(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t pc,
+                       int write, ws_strand me) {
+  rec *r = block(WS_BLOCK_OF(*p));
+  uint32_t here = ws_race_code_offset(pc);
+  int changed = 0;
+  for (unsigned k = off; k < off + len; k++) {
+    rec c = r[k];
+    ws_pair v = WS_PAIR(c.w, c.r);
+    if (unchanged(v, me, write))
+      continue;
+    uint64_t pcs = c.wpc | (uint64_t)c.rpc << 32;
+    ws_pair nv = rules(v, pcs, x + (k - off), pc, write, me);
+    if (nv != v) {
+      r[k] = rec_of(nv, pcs_after(v, nv, pcs, here));
+      changed = 1;
+    }
+  }
+  if (changed)
+    merge_if_same(p);
+  return changed;
+}
+
+/* Bytes [off, off+len) of granule p (not all 8), the first at x. */
+static int part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t pc, int write,
+                ws_strand me) {
+  ws_pair v = *p;
+  if ((uint32_t)v == WS_SPLIT)
+    return split_bytes(p, off, len, x, pc, write, me);
+  if (unchanged(v, me, write))
+    return 0;
+  uint64_t pcs = *pcs_of(p);
+  ws_pair nv = rules(v, pcs, x, pc, write, me);
+  if (nv == v)
+    return 0;
+  uint32_t b = split(p);
+  rec now = rec_of(nv, pcs_after(v, nv, pcs, ws_race_code_offset(pc))), *r = block(b);
+  for (unsigned k = off; k < off + len; k++)
+    r[k] = now;
   return 1;
 }
-void ws_race_shadow_init(void) { dl_iterate_phdr(first_object, &code_base); }
-static uint32_t code_offset(uintptr_t pc) {
-  return pc > code_base && pc - code_base < UINT32_MAX ? (uint32_t)(pc - code_base) : 0;
-}
-static uintptr_t code_address(uint32_t offset) { return offset ? code_base + offset : 0; }
 
-/* One cell c of byte `at`, its sites s: the rules, and the new cell (the
- * caller records where, when it changed). */
-static inline cell check(cell c, const sites *s, uintptr_t at, uintptr_t pc, int write) {
-  ws_strand me = ws_race_current;
-  if (c.w && c.w != me && ws_race_parallel(c.w))
-    ws_race_found(write ? WS_RACE_WRITE_WRITE : WS_RACE_WRITE_READ, at, pc, c.w,
-                  code_address(s->wpc));
-  if (write) {
-    if (c.r && c.r != me && ws_race_parallel(c.r))
-      ws_race_found(WS_RACE_READ_WRITE, at, pc, c.r, code_address(s->rpc));
-    c.w = me;
-  } else if (c.r != me && (!c.r || !ws_race_parallel(c.r))) {
-    /* The earlier reader is serial with us: a later write that is parallel
-     * with it is parallel with us too (the read rule). */
-    c.r = me;
+/* Granule p, all 8 bytes, at address x. */
+static inline int whole(ws_pair *p, uintptr_t x, uintptr_t pc, int write, ws_strand me) {
+  ws_pair v = *p;
+  if ((uint32_t)v == WS_SPLIT)
+    return split_bytes(p, 0, 8, x, pc, write, me);
+  if (unchanged(v, me, write))
+    return 0;
+  uint64_t *pcs = pcs_of(p);
+  unsigned long before = found;
+  ws_pair nv = rules(v, *pcs, x, pc, write, me);
+  if (nv == v) {
+    if (!write && found == before)
+      ws_race_same_read = v;
+    return 0;
   }
-  return c;
+  *pcs = pcs_after(v, nv, *pcs, ws_race_code_offset(pc));
+  *p = nv;
+  return 1;
 }
 
-/* The checked thread's stack, and the lowest address in it accessed since
- * the frames there returned: the serial run reuses the stack for strands
- * that are logically parallel, so dead frames forget their accesses. */
+/* How many of p[0..n), from the first, an access of me changes nothing
+ * in; how many equal c. */
+static inline size_t count_unchanged(const ws_pair *p, size_t n, ws_strand me, int write) {
+  size_t k = 0;
+  if (write) {
+    for (; k + 4 <= n; k += 4)
+      if (((uint32_t)p[k] != me) | ((uint32_t)p[k + 1] != me) | ((uint32_t)p[k + 2] != me) |
+          ((uint32_t)p[k + 3] != me))
+        break;
+    while (k < n && (uint32_t)p[k] == me)
+      k++;
+  } else {
+    while (k < n && ws_race_unchanged_pair(p[k], me, 0))
+      k++;
+  }
+  return k;
+}
+static inline size_t count_equal(const ws_pair *p, size_t n, ws_pair c) {
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4)
+    if ((p[k] ^ c) | (p[k + 1] ^ c) | (p[k + 2] ^ c) | (p[k + 3] ^ c))
+      break;
+  while (k < n && p[k] == c)
+    k++;
+  return k;
+}
+
+/* Whole granules p[0..n), the first at address x. */
+static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, ws_strand me) {
+  uint64_t *pcs = pcs_of(p);
+  uint32_t here = 0;
+  int changed = 0;
+  size_t i = 0;
+  while (i < n) {
+    i += count_unchanged(p + i, n - i, me, write);
+    if (i == n)
+      break;
+    ws_pair v = p[i];
+    if ((uint32_t)v == WS_SPLIT) {
+      changed |= split_bytes(p + i, 0, 8, x + 8 * i, pc, write, me);
+      i++;
+      continue;
+    }
+    size_t j = i + 1 + count_equal(p + i + 1, n - i - 1, v);
+    unsigned long before = found;
+    ws_pair nv = rules(v, pcs[i], x + 8 * i, pc, write, me);
+    if (found != before)
+      j = i + 1; /* the others' earlier accesses may be elsewhere: each its own */
+    else if (nv == v && !write)
+      ws_race_same_read = v;
+    if (nv != v) {
+      if (!here)
+        here = ws_race_code_offset(pc);
+      for (size_t k = i; k < j; k++) {
+        pcs[k] = pcs_after(v, nv, pcs[k], here);
+        p[k] = nv;
+      }
+      changed = 1;
+    }
+    i = j;
+  }
+  return changed;
+}
+
+/* ---- the checked thread's stack ---- */
+
+/* The serial run puts logically parallel strands' frames at the same
+ * addresses.  `dirty` is the lowest stack address whose shadow changed
+ * since the stack below it was last forgotten: nothing below it is kept. */
 static uintptr_t stack_lo, stack_size, dirty = UINTPTR_MAX;
 
 void ws_race_stack_init(uintptr_t lo, size_t size) {
@@ -151,66 +319,343 @@ void ws_race_stack_init(uintptr_t lo, size_t size) {
   stack_size = size;
 }
 
-void ws_race_frame_returned(uintptr_t top) {
-  if (dirty < top && top - stack_lo <= stack_size) {
-    ws_race_forget(dirty, top - dirty);
-    dirty = top;
+void ws_race_stack_dead_below(uintptr_t sp) {
+  if (dirty < sp && sp - stack_lo <= stack_size) {
+    uintptr_t from = dirty & ~(uintptr_t)7;
+    ws_race_forget(from, sp - from);
+    dirty = sp;
   }
 }
 
-/* Where the accesses that changed cells [in, in+n) were. */
-static void record(cell *cells, size_t in, size_t n, cell old, cell now, uintptr_t pc) {
-  uint32_t at = code_offset(pc);
-  for (size_t g = in / 8; g <= (in + n - 1) / 8; g++) {
-    sites *s = sites_of(cells, g * 8);
-    if (now.w != old.w)
-      s->wpc = at;
-    if (now.r != old.r)
-      s->rpc = at;
+/* ---- memory other threads freed ---- */
+
+typedef struct span {
+  uintptr_t x;
+  size_t n;
+} span;
+static span *later;
+static size_t nlater, later_cap;
+static int later_lock, pending;
+
+static void take_later(void) {
+  while (__atomic_exchange_n(&later_lock, 1, __ATOMIC_ACQUIRE))
+    while (__atomic_load_n(&later_lock, __ATOMIC_RELAXED))
+      __builtin_ia32_pause();
+}
+static void give_later(void) { __atomic_store_n(&later_lock, 0, __ATOMIC_RELEASE); }
+
+void ws_race_forget_later(uintptr_t x, size_t n) {
+  take_later();
+  if (nlater == later_cap) {
+    size_t cap = later_cap ? 2 * later_cap : 256;
+    span *s = ws_race_realloc(later, cap * sizeof *s);
+    if (!s) {
+      give_later();
+      ws_fatal("-fws-race: out of memory for freed blocks");
+    }
+    later = s;
+    later_cap = cap;
   }
+  later[nlater++] = (span){x, n};
+  __atomic_store_n(&pending, 1, __ATOMIC_RELEASE);
+  give_later();
 }
 
-static void access(uintptr_t addr, size_t size, uintptr_t pc, int write) {
-  if (addr - stack_lo < stack_size && addr < dirty)
-    dirty = addr;
+static __attribute__((noinline)) void forget_pending(void) {
+  take_later();
+  for (size_t i = 0; i < nlater; i++)
+    ws_race_forget(later[i].x, later[i].n);
+  nlater = 0;
+  __atomic_store_n(&pending, 0, __ATOMIC_RELAXED);
+  give_later();
+}
+
+static inline void settle(void) {
+  if (__builtin_expect(__atomic_load_n(&pending, __ATOMIC_ACQUIRE), 0))
+    forget_pending();
+}
+
+/* ---- accesses ---- */
+
+static void check_access(uintptr_t x, size_t size, uintptr_t pc, int write) {
+  ws_strand me = ws_race_me;
+  if (!me || !size)
+    return;
+  if (me == WS_RACE_PENDING) { /* the strand's first access the shadow keeps */
+    ws_race_collect_if_due();
+    me = ws_race_make_me();
+  }
+  settle();
+  uintptr_t start = x;
+  int changed = 0;
+  if ((x & 7) + size <= 8) { /* one granule: the usual case */
+    uintptr_t i = x >> WS_SH_REGION_BITS;
+    if (i >= WS_SH_REGIONS)
+      return;
+    ws_pair *base = ws_race_regions[i];
+    if (!base)
+      base = region_new(i);
+    ws_pair *p = base + WS_SH_OFFSET(x);
+    changed = size == 8 ? whole(p, x, pc, write, me) : part(p, x & 7, (unsigned)size, x, pc, write, me);
+    size = 0;
+  }
   while (size) {
-    size_t in = addr & (PAGE - 1), n = PAGE - in < size ? PAGE - in : size;
-    cell *cells = cells_of(addr >> PAGE_BITS, 1), *c = cells + in;
-    uint64_t differ = 0; /* a loop the compiler vectorizes */
-    for (size_t i = 1; i < n; i++)
-      differ |= c[i].both ^ c[0].both;
-    if (!differ) {
-      /* The usual case: one cell for the whole access, checked once. */
-      cell old = c[0], now = check(old, sites_of(cells, in), addr, pc, write);
-      if (now.both != old.both) {
-        for (size_t i = 0; i < n; i++)
-          c[i] = now;
-        record(cells, in, n, old, now, pc);
+    uintptr_t i = x >> WS_SH_REGION_BITS;
+    if (i >= WS_SH_REGIONS)
+      return;
+    ws_pair *base = ws_race_regions[i];
+    if (!base)
+      base = region_new(i);
+    ws_pair *p = base + WS_SH_OFFSET(x);
+    unsigned off = x & 7;
+    if (off || size < 8) {
+      unsigned len = 8 - off < size ? 8 - off : (unsigned)size;
+      changed |= part(p, off, len, x, pc, write, me);
+      x += len;
+      size -= len;
+      continue;
+    }
+    size_t n = size / 8, room = WS_SH_GRANULES - WS_SH_OFFSET(x);
+    if (n > room)
+      n = room;
+    changed |= granules(p, n, x, pc, write, me);
+    x += 8 * n;
+    size -= 8 * n;
+  }
+  if (changed) {
+    ws_race_strand_named(me);
+    if (start - stack_lo < stack_size && start < dirty)
+      dirty = start;
+  }
+}
+
+void ws_race_read(uintptr_t addr, size_t size, uintptr_t pc) { check_access(addr, size, pc, 0); }
+void ws_race_write(uintptr_t addr, size_t size, uintptr_t pc) { check_access(addr, size, pc, 1); }
+
+void ws_race_strided(uintptr_t x, size_t size, intptr_t stride, size_t count, uintptr_t pc,
+                     int write) {
+  if (!count || !size)
+    return;
+  uintptr_t step = stride < 0 ? -(uintptr_t)stride : (uintptr_t)stride;
+  if (step <= size) { /* dense (or overlapping): one range */
+    uintptr_t lo = stride < 0 ? x - (count - 1) * step : x;
+    check_access(lo, (count - 1) * step + size, pc, write);
+    return;
+  }
+  ws_strand me = ws_race_me;
+  if (!me)
+    return;
+  /* Apart: each on its own, but one whose granules an access changes
+   * nothing in, or that are all like those of the last one checked, to
+   * which that check changed nothing and found no race, needs none. */
+  ws_pair same = WS_RACE_NO_PAIR; /* no granule's pair */
+  int small = size <= 64;
+  size_t k = 0;
+  if (small && !(x & 7) && !(size & 7) && !(stride & 7)) {
+    /* Whole granules: the elements an access changes nothing in, in a
+     * tight loop, while they are in one region. */
+    intptr_t step_g = stride / 8;
+    size_t n = size / 8;
+    while (k < count) {
+      ws_pair *p = ws_race_pair_of(x);
+      if (!p)
+        break;
+      uintptr_t first = WS_SH_OFFSET(x);
+      size_t fit = count - k;
+      /* How many elements from here lie in this region. */
+      if (stride > 0) {
+        size_t room = (WS_SH_GRANULES - first - n) / (size_t)step_g + 1;
+        if (first + n > WS_SH_GRANULES)
+          break;
+        fit = fit < room ? fit : room;
+      } else {
+        size_t room = first / (size_t)-step_g + 1;
+        if (first + n > WS_SH_GRANULES)
+          break;
+        fit = fit < room ? fit : room;
+      }
+      size_t j = 0;
+      for (; j < fit; j++, p += step_g) {
+        size_t g = 0;
+        while (g < n && ws_race_unchanged_pair(p[g], me, write))
+          g++;
+        if (g < n)
+          break;
+      }
+      k += j;
+      x += (uintptr_t)stride * j;
+      if (j < fit)
+        break; /* this one needs a check */
+    }
+  }
+  for (; k < count; k++, x += (uintptr_t)stride) {
+    ws_pair *p = small ? ws_race_pair_of(x) : 0;
+    size_t g = 0, n = ((x & 7) + size + 7) / 8;
+    if (p && WS_SH_OFFSET(x) + n <= WS_SH_GRANULES) {
+      while (g < n && (ws_race_unchanged_pair(p[g], me, write) || p[g] == same))
+        g++;
+      if (g == n)
+        continue;
+    } else {
+      p = 0;
+    }
+    ws_pair v = p ? p[0] : same;
+    int uniform = p != 0;
+    for (g = 1; uniform && g < n; g++)
+      uniform = p[g] == v;
+    unsigned long before = found;
+    check_access(x, size, pc, write);
+    me = ws_race_me;
+    for (g = 0; uniform && g < n; g++)
+      uniform = p[g] == v;
+    if (uniform && (uint32_t)v != WS_SPLIT && found == before)
+      same = v;
+  }
+}
+
+/* ---- forgetting ---- */
+
+/* Pairs p[0..n), and their split granules' blocks, are zero. */
+static void clear_pairs(ws_pair *p, size_t n) {
+  if (!live_splits) {
+    for (size_t k = 0; k < n; k++)
+      p[k] = 0;
+    return;
+  }
+  for (size_t k = 0; k < n; k++) {
+    ws_pair v = p[k];
+    if (v) {
+      if ((uint32_t)v == WS_SPLIT)
+        block_free(WS_BLOCK_OF(v));
+      p[k] = 0;
+    }
+  }
+}
+
+static void zero_pairs(ws_pair *p, size_t n) {
+  /* Whole pages go back to the kernel (they read as zero). */
+  uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1),
+            hi = (uintptr_t)(p + n) & ~(page - 1);
+  if (hi > lo && hi - lo >= 4 * page) {
+    if (live_splits)
+      clear_pairs((ws_pair *)lo, (ws_pair *)hi - (ws_pair *)lo);
+    clear_pairs(p, (ws_pair *)lo - p);
+    clear_pairs((ws_pair *)hi, p + n - (ws_pair *)hi);
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    madvise((void *)(lo + PAIR_BYTES), hi - lo, MADV_DONTNEED); /* their locations */
+    return;
+  }
+  clear_pairs(p, n);
+}
+
+static void forget_part(ws_pair *p, unsigned off, unsigned len) {
+  if (!*p)
+    return;
+  if ((uint32_t)*p != WS_SPLIT)
+    split(p);
+  rec *r = block(WS_BLOCK_OF(*p));
+  for (unsigned k = off; k < off + len; k++)
+    r[k] = (rec){0, 0, 0, 0};
+  merge_if_same(p);
+}
+
+void ws_race_forget(uintptr_t x, size_t size) {
+  if (!ws_race_regions)
+    return;
+  while (size) {
+    uintptr_t i = x >> WS_SH_REGION_BITS;
+    if (i >= WS_SH_REGIONS)
+      return;
+    size_t room = ((uintptr_t)1 << WS_SH_REGION_BITS) - (x & (((uintptr_t)1 << WS_SH_REGION_BITS) - 1));
+    size_t n = size < room ? size : room;
+    ws_pair *p = ws_race_regions[i];
+    if (p) {
+      p += WS_SH_OFFSET(x);
+      size_t left = n;
+      unsigned off = x & 7;
+      if (off || left < 8) {
+        unsigned len = 8 - off < left ? 8 - off : (unsigned)left;
+        forget_part(p++, off, len);
+        left -= len;
+      }
+      zero_pairs(p, left / 8);
+      if (left & 7)
+        forget_part(p + left / 8, 0, left & 7);
+    }
+    x += n;
+    size -= n;
+  }
+}
+
+/* ---- collection (collect.c) ---- */
+
+static size_t granules_seen;
+
+size_t ws_race_shadow_granules(void) { return granules_seen; }
+
+/* Every resident page of pairs (the others are all zero). */
+static void each_page(void (*f)(ws_pair *p, size_t n, void *arg), void *arg) {
+  static unsigned char resident[PAIR_BYTES / 4096];
+  long page = sysconf(_SC_PAGESIZE);
+  if (page < 4096 || page > PAIR_BYTES)
+    page = 4096;
+  size_t per = (size_t)page / sizeof(ws_pair), pages = PAIR_BYTES / (size_t)page;
+  granules_seen = 0;
+  for (size_t k = 0; k < nregions; k++) {
+    ws_pair *base = ws_race_regions[region_list[k]];
+    int known = mincore(base, PAIR_BYTES, resident) == 0;
+    for (size_t j = 0; j < pages; j++)
+      if (!known || (resident[j] & 1)) {
+        f(base + j * per, per, arg);
+        granules_seen += per;
+      }
+  }
+}
+
+static void mark_page(ws_pair *p, size_t n, void *arg) {
+  uint8_t *marks = arg;
+  for (size_t k = 0; k < n; k++) {
+    ws_pair v = p[k];
+    if (!v)
+      continue;
+    if ((uint32_t)v == WS_SPLIT) {
+      rec *r = block(WS_BLOCK_OF(v));
+      for (int b = 0; b < 8; b++) {
+        ws_race_strand_mark(r[b].w, marks);
+        ws_race_strand_mark(r[b].r, marks);
       }
     } else {
-      for (size_t i = 0; i < n; i++) {
-        cell old = c[i], now = check(old, sites_of(cells, in + i), addr + i, pc, write);
-        if (now.both != old.both) {
-          c[i] = now;
-          record(cells, in + i, 1, old, now, pc);
-        }
-      }
+      ws_race_strand_mark((uint32_t)v, marks);
+      ws_race_strand_mark((uint32_t)(v >> 32), marks);
     }
-    addr += n;
-    size -= n;
   }
 }
 
-void ws_race_read(uintptr_t addr, size_t size, uintptr_t pc) { access(addr, size, pc, 0); }
-void ws_race_write(uintptr_t addr, size_t size, uintptr_t pc) { access(addr, size, pc, 1); }
-
-void ws_race_forget(uintptr_t addr, size_t size) {
-  while (size) {
-    size_t in = addr & (PAGE - 1), n = PAGE - in < size ? PAGE - in : size;
-    cell *c = cells_of(addr >> PAGE_BITS, 0);
-    if (c)
-      memset(c + in, 0, n * sizeof *c);
-    addr += n;
-    size -= n;
+static void renumber_page(ws_pair *p, size_t n, void *arg) {
+  const ws_strand *remap = arg;
+  for (size_t k = 0; k < n; k++) {
+    ws_pair v = p[k];
+    if (!v)
+      continue;
+    if ((uint32_t)v == WS_SPLIT) {
+      rec *r = block(WS_BLOCK_OF(v));
+      for (int b = 0; b < 8; b++) {
+        r[b].w = remap[r[b].w];
+        r[b].r = remap[r[b].r];
+      }
+    } else {
+      p[k] = WS_PAIR(remap[(uint32_t)v], remap[(uint32_t)(v >> 32)]);
+    }
   }
 }
+
+void ws_race_shadow_mark(uint8_t *marks) {
+  settle();
+  each_page(mark_page, marks);
+}
+
+void ws_race_shadow_renumber(const ws_strand *remap) {
+  each_page(renumber_page, (void *)remap);
+}
+
+WS_RACE_NO_LIBCALLS_END
