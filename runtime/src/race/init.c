@@ -1,6 +1,6 @@
 /*
  * init.c — start-up of -fws-race: the shadow memory, the report's
- * settings, the checked thread's stack; the
+ * settings, the checked thread's stack, the C library's functions; the
  * process is made multi-threaded in glibc's eyes (below); then the main
  * thread is checked, as the first strand.
  */
@@ -35,6 +35,7 @@ void __ws_race_init(void) {
   be_multithreaded();
   ws_race_shadow_init();
   ws_race_report_init();
+  ws_race_intercept_init();
   pthread_attr_t a;
   void *lo;
   size_t size;

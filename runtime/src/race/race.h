@@ -5,7 +5,8 @@
  * a spawn's continuation first, its child at the sync (children taken back
  * most recent first).  Every memory access of the program's code that
  * another strand may reach calls this runtime (ws/race_abi.def: the
- * plugin's ws-race-instrument pass), and is checked against the last writer
+ * plugin's ws-race-instrument pass), as do the C library's memory and
+ * string functions (intercept.c), and is checked against the last writer
  * and reader of each byte with SP-bags (Feng and Leiserson, SPAA'97)
  * adapted to that order: two accesses race when their strands are
  * logically parallel and one of them writes.
@@ -16,15 +17,20 @@
  *   report.c    what a race report says, and the exit status
  *   shadow.c    the last accesses of every byte, and their checks
  *   access.c    the entry points the instrumentation calls
+ *   intercept.c the C library's functions that access the program's memory
  *   heap.c      freed memory forgets its accesses
  *   collect.c   strands and call stacks no longer referenced are reclaimed
  *   hooks.c     the runtime's calls: a procedure, a spawn, a child
  *   init.c      start-up
  * Layers, bottom up: checked and callstack; bags; report; shadow and
- * collect; access and heap; hooks and init (no file calls one
+ * collect; access, intercept and heap; hooks and init (no file calls one
  * above it).  shadow.c and collect.c call each other: the shadow starts a
  * collection where no strand number is held (before it makes a strand),
  * and the collection reads and renumbers the shadow.
+ *
+ * The checker's own code calls no function that intercept.c defines
+ * (memcpy, memset, strlen...): it would check the checker's memory.  The
+ * lit test race/own-calls.test looks for such calls in libws_race.
  */
 #ifndef WS_RACE_H
 #define WS_RACE_H
@@ -44,7 +50,7 @@ static inline void *ws_race_realloc(void *p, size_t n) { return __libc_realloc(p
 static inline void *ws_race_calloc(size_t n, size_t size) { return __libc_calloc(n, size); }
 static inline void ws_race_free(void *p) { __libc_free(p); }
 /* Around the checker's code: the compiler makes no call of memset or
- * memcpy of its loops. */
+ * memcpy of its loops (see above). */
 #if defined(__clang__)
 #define WS_RACE_NO_LIBCALLS_BEGIN                                              \
   _Pragma("clang attribute push(__attribute__((no_builtin)), apply_to = function)")
@@ -54,7 +60,7 @@ static inline void ws_race_free(void *p) { __libc_free(p); }
   _Pragma("GCC push_options") _Pragma("GCC optimize(\"no-tree-loop-distribute-patterns\")")
 #define WS_RACE_NO_LIBCALLS_END _Pragma("GCC pop_options")
 #endif
-/* Zeroing without memset. */
+/* Zeroing without memset (see above). */
 static inline void ws_race_zero(void *p, size_t n) {
   unsigned char *b = p;
   for (size_t i = 0; i < n; i++) {
@@ -234,6 +240,11 @@ void ws_race_shadow_mark(uint8_t *marks);
 void ws_race_shadow_renumber(const ws_strand *remap);
 /* Granules the shadow has ever held (what marking it reads). */
 size_t ws_race_shadow_granules(void);
+
+/* ---- intercept.c ---- */
+
+/* Where the program's code is (the calls from elsewhere are not checked). */
+void ws_race_intercept_init(void);
 
 /* ---- collect.c ---- */
 

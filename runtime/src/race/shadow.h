@@ -1,6 +1,6 @@
 /*
  * shadow.h — the layout of the shadow memory, for the entry points' fast
- * paths (access.c); shadow.c does everything else.
+ * paths (access.c, intercept.c); shadow.c does everything else.
  *
  * Memory is cut into 8-byte granules.  Each granule has a pair: the strand
  * that last wrote it and the one that read it that a later write must be
