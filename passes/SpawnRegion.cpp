@@ -284,6 +284,45 @@ static SmallVector<Value *, 8> bodyArgs(const SpawnSite &S, Value *Layout,
 
 bool checkSpawnRegion(SpawnSite &S) { return RegionSplit(S).run(); }
 
+/// Is V the caller's copy of an aggregate passed by value to Call through a
+/// pointer (no byval: the ABI of AArch64 and others for a struct over 16
+/// bytes)?  A local that is only written (stores, memcpy into it), marked
+/// live or dead, and given to Call: the temporary clang makes for the
+/// argument, dead once the call returns, so the task, which runs later,
+/// needs its own copy.
+static AllocaInst *argumentCopy(Value *V, CallBase &Call) {
+  auto *A = dyn_cast<AllocaInst>(V);
+  if (!A || !A->isStaticAlloca() || !A->getAllocatedType()->isSized())
+    return nullptr;
+  unsigned Passed = 0;
+  SmallVector<Value *, 4> Work{A};
+  SmallPtrSet<Value *, 4> Seen{A};
+  while (!Work.empty()) {
+    Value *P = Work.pop_back_val();
+    for (User *U : P->users()) {
+      if (U == &Call) {
+        Passed += P == A;
+        if (P != A)
+          return nullptr;
+        continue;
+      }
+      if (isa<GetElementPtrInst>(U) && Seen.insert(U).second) {
+        Work.push_back(U);
+        continue;
+      }
+      if (auto *St = dyn_cast<StoreInst>(U); St && St->getPointerOperand() == P)
+        continue;
+      if (auto *M = dyn_cast<MemIntrinsic>(U); M && M->getRawDest() == P)
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(U);
+          II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+        continue;
+      return nullptr;
+    }
+  }
+  return Passed == 1 ? A : nullptr;
+}
+
 /// The live-ins of the body's instructions Run (operands defined outside
 /// it, Temps aside), into S with how each is passed; false, with an error,
 /// for an argument the task cannot take (inalloca, preallocated).
@@ -311,6 +350,14 @@ static bool collectLiveIns(SpawnSite &S, ArrayRef<Instruction *> Run,
           S.Call->isByValArgument(S.Call->getArgOperandNo(&U))) {
         Byval = S.Call->getParamByValType(S.Call->getArgOperandNo(&U));
         ByvalAlign = S.Call->getParamAlign(S.Call->getArgOperandNo(&U));
+      } else if (AllocaInst *Copy = I == S.Call && S.Call->isArgOperand(&U)
+                                       ? argumentCopy(V, *S.Call)
+                                       : nullptr) {
+        // An aggregate passed by value as a pointer to the caller's copy
+        // (AArch64 and others, where x86-64 says byval): the task gets a
+        // copy of its own, as for byval.
+        Byval = Copy->getAllocatedType();
+        ByvalAlign = Copy->getAlign();
       } else
         OnlyByval = false;
       if (I == S.Call && S.Call->isArgOperand(&U)) {
