@@ -4,7 +4,9 @@
 A file's unit is its name without the extension (x.c and x.h are one
 unit).  Edges: unit A includes B's header; unit A's object refers to a
 symbol B's object defines (nm).  Calls through the C library's names
-(free, realloc: libws_race interposes them) are not calls into the runtime.
+(free, memcpy, write, _exit: libws_race interposes them, so its objects
+define them too) are not calls into the runtime: every name the C
+library itself exports is one.
 Exits 1 naming every circle, with the edges that close it.
 
 usage: layers.py SRC_DIR OBJECT...
@@ -18,13 +20,36 @@ import sys
 LIBC_NAMES = {"free", "realloc", "malloc", "calloc"}
 
 
+def libc_names():
+    """The names libc.so.6 exports (nm -D), or the fixed few above."""
+    names = set(LIBC_NAMES)
+    for cc in ("cc", "gcc", "clang-19"):
+        try:
+            path = subprocess.run([cc, "-print-file-name=libc.so.6"], capture_output=True,
+                                  text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        if not os.path.isabs(path):
+            continue
+        out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True,
+                             text=True).stdout
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 3:
+                names.add(p[2].split("@")[0])
+        break
+    return names
+
+
 def unit_of_source(src, path):
     return os.path.splitext(os.path.relpath(path, src))[0]
 
 
 def unit_of_object(obj):
-    # CMake's object path: .../<target>.dir/src/<dir>/<file>.c.o
-    m = re.search(r"\.dir/src/(.+?)\.(c|cpp)\.o$", obj)
+    # CMake's object path: .../<target>.dir/src/<dir>/<file>.c.o (Make),
+    # .../<target>.dir/./src/... (Ninja): a path not matched is an error,
+    # or the calls would silently not count.
+    m = re.search(r"\.dir/(?:\./)?src/(.+?)\.(c|cpp)\.o$", obj)
     return m.group(1) if m else None
 
 
@@ -45,7 +70,7 @@ def graph(src, objects):
     for obj in objects:
         u = unit_of_object(obj)
         if u is None:
-            continue
+            sys.exit(f"layers.py: {obj}: not an object of runtime/src")
         out = subprocess.run(["nm", obj], capture_output=True, text=True,
                              check=True).stdout
         for line in out.splitlines():
@@ -54,9 +79,10 @@ def graph(src, objects):
                 defs[p[2]] = u
             elif len(p) == 2 and p[0] == "U":
                 uses[u].add(p[1])
+    libc = libc_names()
     for u, names in uses.items():
         for n in names:
-            if n in defs and defs[n] != u and n not in LIBC_NAMES:
+            if n in defs and defs[n] != u and n not in libc:
                 g[u].add((defs[n], "calls " + n))
     return g
 

@@ -55,28 +55,55 @@ void __ws_race_write4(void *a) { CHECK(a, 4, 1); }
 void __ws_race_write8(void *a) { CHECK(a, 8, 1); }
 void __ws_race_write16(void *a) { CHECK16(a, 1); }
 
-void __ws_race_read_n(void *a, uint64_t n) {
+/* A loop's accesses (and a range: count 1, stride = size), remembered
+ * once the current strand checked them: while no other strand has run and
+ * no memory has forgotten its accesses since (ws_race_generation says),
+ * checking them again finds nothing new — only this strand changed the
+ * shadow meanwhile.  A loop run again (a matrix row read once per row of
+ * the result) is checked once. */
+typedef struct seen {
+  uintptr_t x;
+  int64_t stride;
+  uint64_t size, count;
+  uint32_t generation, write;
+} seen;
+enum { SEEN = 256 };
+static seen checked_loops[SEEN];
+
+static inline seen *seen_slot(uintptr_t x, int64_t stride) {
+  return &checked_loops[((x >> 3) ^ (x >> 11) ^ (uint64_t)stride) & (SEEN - 1)];
+}
+
+static inline void loop_check(uintptr_t x, uint64_t size, int64_t stride, uint64_t count,
+                              uintptr_t pc, int write) {
   ws_strand me = ws_race_me;
-  if (me && !ws_race_strided_unchanged((uintptr_t)a, n, (int64_t)n, 1, me, 0))
-    ws_race_read((uintptr_t)a, n, PC);
+  if (!me)
+    return;
+  seen *e = seen_slot(x, stride);
+  if (e->generation == ws_race_generation && e->x == x && e->stride == stride &&
+      e->size == size && e->count == count && e->write >= (uint32_t)write)
+    return;
+  if (!ws_race_strided_unchanged(x, size, stride, count, me, write))
+    ws_race_strided(x, size, stride, count, pc, write);
+  *e = (seen){x, stride, size, count, ws_race_generation, (uint32_t)write};
+}
+
+void __ws_race_read_n(void *a, uint64_t n) {
+  if (n)
+    loop_check((uintptr_t)a, n, (int64_t)n, 1, PC, 0);
 }
 void __ws_race_write_n(void *a, uint64_t n) {
-  ws_strand me = ws_race_me;
-  if (me && !ws_race_strided_unchanged((uintptr_t)a, n, (int64_t)n, 1, me, 1))
-    ws_race_write((uintptr_t)a, n, PC);
+  if (n)
+    loop_check((uintptr_t)a, n, (int64_t)n, 1, PC, 1);
 }
 
 /* A loop's accesses, checked before it: count of size bytes, stride apart
  * (stride may be negative; a dense loop is one range). */
 void __ws_race_read_strided(void *a, uint64_t size, int64_t stride, uint64_t count) {
-  ws_strand me = ws_race_me;
-  if (me && !ws_race_strided_unchanged((uintptr_t)a, size, stride, count, me, 0))
-    ws_race_strided((uintptr_t)a, size, stride, count, PC, 0);
+  loop_check((uintptr_t)a, size, stride, count, PC, 0);
 }
 void __ws_race_write_strided(void *a, uint64_t size, int64_t stride, uint64_t count) {
-  ws_strand me = ws_race_me;
-  if (me && !ws_race_strided_unchanged((uintptr_t)a, size, stride, count, me, 1))
-    ws_race_strided((uintptr_t)a, size, stride, count, PC, 1);
+  loop_check((uintptr_t)a, size, stride, count, PC, 1);
 }
 
 /* Calls: the stack of call sites, for reports.  A returning frame's

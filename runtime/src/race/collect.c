@@ -21,9 +21,8 @@
 
 WS_RACE_NO_LIBCALLS_BEGIN
 
-enum { MIN_STRANDS = 1 << 18, MIN_STACKS = 1 << 16 };
+enum { MIN_STRANDS = WS_RACE_MIN_STRANDS, MIN_STACKS = WS_RACE_MIN_STACKS };
 
-uint32_t ws_race_strands_due = MIN_STRANDS, ws_race_stacks_due = MIN_STACKS;
 #define strands_due ws_race_strands_due
 #define stacks_due ws_race_stacks_due
 

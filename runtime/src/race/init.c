@@ -44,6 +44,7 @@ void __ws_race_init(void) {
       ws_race_stack_init((uintptr_t)lo, size);
     pthread_attr_destroy(&a);
   }
+  ws_race_collector = ws_race_collect;
   ws_race_thread = 1;
   ws_race_started = 1;
   ws_race_bags_start();

@@ -81,7 +81,7 @@ typedef uint32_t ws_strand;
  * checked; 0 on every other thread, and while the checks are off (the
  * runtime's own work, the reducers' callbacks, a report): the first thing
  * every entry point reads. */
-extern __thread ws_strand ws_race_me __attribute__((tls_model("initial-exec")));
+extern __thread ws_strand ws_race_me __attribute__((tls_model("local-exec")));
 /* 1 on the thread that is checked (the main thread), checks on or off. */
 extern __thread int ws_race_thread __attribute__((tls_model("initial-exec")));
 /* The checks have started (on the main thread). */
@@ -94,15 +94,27 @@ extern ws_strand ws_race_running;
 static inline int ws_race_on(void) { return ws_race_thread && !ws_race_ignored; }
 void ws_race_ignore_begin(void);
 void ws_race_ignore_end(void);
-/* A pair (shadow.h) that the current strand's reads change nothing in
- * and that races with none of them (its writer serial, its reader kept):
- * the last one a check found; NO_PAIR when none. */
-extern uint64_t ws_race_same_read;
+/* Pairs (shadow.h) that the current strand's reads change nothing in and
+ * race with none of them (the writer serial, the reader a parallel one,
+ * kept): the last ones checks found (a loop reads a few shared arrays);
+ * NO_PAIR when none. */
+enum { WS_RACE_SAME_READS = 4 };
+extern uint64_t ws_race_same_read[WS_RACE_SAME_READS];
+extern unsigned ws_race_same_next;
 #define WS_RACE_NO_PAIR 0xffffffffffffffffull
+static inline void ws_race_same_read_add(uint64_t v) {
+  ws_race_same_read[ws_race_same_next++ & (WS_RACE_SAME_READS - 1)] = v;
+}
+/* Loops' checks (access.c) that the current strand made lately, valid
+ * while ws_race_generation stays: it changes with the current strand and
+ * whenever memory forgets its accesses (shadow.c). */
+extern uint32_t ws_race_generation;
 /* The checked thread's current strand changed (bags.c, on that thread). */
 static inline void ws_race_set_me(ws_strand s) {
   ws_race_running = s;
-  ws_race_same_read = WS_RACE_NO_PAIR;
+  ws_race_generation++;
+  for (int i = 0; i < WS_RACE_SAME_READS; i++)
+    ws_race_same_read[i] = WS_RACE_NO_PAIR;
   if (!ws_race_ignored)
     ws_race_me = s;
 }
@@ -249,14 +261,20 @@ void ws_race_intercept_init(void);
 /* ---- collect.c ---- */
 
 /* When enough strands or call stacks were made since the last time:
- * reclaim those no longer referenced.  Called where no strand number is
- * held: before a strand is made (shadow.c). */
+ * reclaim those no longer referenced.  Due before a strand is made
+ * (shadow.c), where no strand number is held.  The shadow is below the
+ * collector (which reads and renumbers it): it calls it through
+ * ws_race_collector, which init.c points at ws_race_collect (checked.c
+ * holds both, with the thresholds collect.c sets). */
+enum { WS_RACE_MIN_STRANDS = 1 << 18, WS_RACE_MIN_STACKS = 1 << 16 };
 extern uint32_t ws_race_strands_due, ws_race_stacks_due;
+extern void (*ws_race_collector)(void);
 void ws_race_collect(void);
 static inline void ws_race_collect_if_due(void) {
   if (__builtin_expect(ws_race_strands() >= ws_race_strands_due ||
-                           ws_race_stack_ids() >= ws_race_stacks_due, 0))
-    ws_race_collect();
+                           ws_race_stack_ids() >= ws_race_stacks_due, 0) &&
+      ws_race_collector)
+    ws_race_collector();
 }
 
 /* ---- the runtime's side (views.c, the pass's calls: hooks.c) ---- */

@@ -235,7 +235,7 @@ static inline int whole(ws_pair *p, uintptr_t x, uintptr_t pc, int write, ws_str
   ws_pair nv = rules(v, *pcs, x, pc, write, me);
   if (nv == v) {
     if (!write && found == before)
-      ws_race_same_read = v;
+      ws_race_same_read_add(v);
     return 0;
   }
   *pcs = pcs_after(v, nv, *pcs, ws_race_code_offset(pc));
@@ -292,7 +292,7 @@ static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, 
     if (found != before)
       j = i + 1; /* the others' earlier accesses may be elsewhere: each its own */
     else if (nv == v && !write)
-      ws_race_same_read = v;
+      ws_race_same_read_add(v);
     if (nv != v) {
       if (!here)
         here = ws_race_code_offset(pc);
@@ -562,6 +562,7 @@ static void forget_part(ws_pair *p, unsigned off, unsigned len) {
 void ws_race_forget(uintptr_t x, size_t size) {
   if (!ws_race_regions)
     return;
+  ws_race_generation++; /* the loops' checks remembered (access.c) are void */
   while (size) {
     uintptr_t i = x >> WS_SH_REGION_BITS;
     if (i >= WS_SH_REGIONS)

@@ -55,12 +55,17 @@ static inline ws_pair *ws_race_pair_of(uintptr_t x) {
  * would; and another strand's read kept since is serial with me, or was
  * found racing with me's write), or, for a read, me read it last (every
  * write since is serial with me: strands that ran while me was suspended
- * were in functions it called), or v is the pair a read of me last found
+ * were in functions it called), or v is a pair reads of me lately found
  * unchanged (whether a strand is parallel with me does not change while
  * me runs).  The usual case. */
 static inline int ws_race_unchanged_pair(ws_pair v, ws_strand me, int write) {
-  return (uint32_t)v == me ||
-         (!write && ((uint32_t)(v >> 32) == me || v == ws_race_same_read));
+  if ((uint32_t)v == me)
+    return 1;
+  if (write)
+    return 0;
+  const uint64_t *same = ws_race_same_read;
+  return (uint32_t)(v >> 32) == me || v == same[0] || v == same[1] || v == same[2] ||
+         v == same[3];
 }
 
 /* An access of size bytes at x that needs no check (the above), told
