@@ -325,8 +325,7 @@ static void removeSync(CallBase *Sync) {
   Sync->eraseFromParent();
 }
 
-/// Does F allocate on the stack dynamically, apart from our frame blocks?
-static bool hasOwnDynamicStack(Function &F) {
+bool hasOwnDynamicStack(Function &F) {
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I))
       if (!A->isStaticAlloca())

@@ -45,6 +45,10 @@ struct SpawnStack {
   }
 };
 
+/// Does F allocate on the stack dynamically (variable-length arrays, its
+/// own stacksave), apart from the lowering's frame blocks?
+bool hasOwnDynamicStack(Function &F);
+
 class FunctionLowering {
 public:
   /// TailArg: the hidden argument of a clone, or null (the function finds

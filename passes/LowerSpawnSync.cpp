@@ -14,6 +14,7 @@
 #include "FunctionLowering.h"
 #include "LeafSpawn.h"
 #include "LowerRuntime.h"
+#include "OmpTasks.h"
 #include "SpawnClones.h"
 #include "SpawnHolder.h"
 #include "TaskReach.h"
@@ -33,6 +34,9 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
   std::string Conflict = Opts.conflict();
   if (!Conflict.empty())
     report_fatal_error(Twine("wsff: ") + Conflict, /*gen_crash_diag=*/false);
+  // OpenMP tasks a function waits for become its own spawns (OmpTasks.h).
+  if (Opts.OmpTasks)
+    lowerOmpTasks(M);
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Void = Type::getVoidTy(Ctx);

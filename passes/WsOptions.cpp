@@ -120,10 +120,16 @@ Error WsOptions::set(StringRef KeyValue) {
     LeafSpawns = Value == "1";
     return Error::success();
   }
+  if (Key == "omp-tasks") {
+    if (Value != "0" && Value != "1")
+      return badValue(Key, Value, "0 or 1");
+    OmpTasks = Value == "1";
+    return Error::success();
+  }
   return createStringError(
       inconvertibleErrorCode(),
       formatv("unknown wsff option '{0}' (known: variant, stats, fence, "
-              "abi-bc, store-buffer, target-delta, scale, race, leaf-spawns)",
+              "abi-bc, store-buffer, target-delta, scale, race, leaf-spawns, omp-tasks)",
               Key)
           .str());
 }

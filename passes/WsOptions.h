@@ -45,6 +45,9 @@ struct WsOptions {
   /// set (leaf-spawns=), else (-1) the clang pipeline's choice, on from -O1
   /// up; never with -fws-race or ws-scale (they need every child's strand).
   int LeafSpawns = -1;
+  /// OpenMP tasks a function waits for become its own spawns (OmpTasks.h);
+  /// 0: every task takes the runtime's general path.
+  bool OmpTasks = true;
   bool leafSpawns() const { return LeafSpawns == 1 && !Race && Scale.empty(); }
 
   /// The numeric id stored in module records (enum ws_variant_id).

@@ -10,7 +10,7 @@
 ; FENCE: wsff option fence='lfence': expected xchg or mfence
 ; SBUF: wsff option store-buffer='0': expected an integer from 1 to 65536
 ; STATS: wsff option stats='yes': expected 0 or 1
-; UNKNOWN: unknown wsff option 'colour' (known: variant, stats, fence, abi-bc, store-buffer, target-delta, scale, race, leaf-spawns)
+; UNKNOWN: unknown wsff option 'colour' (known: variant, stats, fence, abi-bc, store-buffer, target-delta, scale, race, leaf-spawns, omp-tasks)
 ; CLOPT: wsff option variant='nope'
 ; VARIANT-NOT: Stack dump
 ; CLOPT-NOT: Stack dump

@@ -126,6 +126,10 @@ void __ws_omp_task_end(void *ctx);
  * ident_t, ignored by the runtime but for the flags). */
 int32_t __kmpc_global_thread_num(void *loc);
 int32_t __kmpc_omp_taskwait(void *loc, int32_t gtid);
+/* The same, under wsff's names: what ws-lower calls in the functions it
+ * lowered, and inlines from ws-abi.bc (runtime/src/omp/fast.c). */
+int32_t __ws_omp_global_thread_num(void *loc);
+int32_t __ws_omp_taskwait(void *loc, int32_t gtid);
 
 #ifdef __cplusplus
 }

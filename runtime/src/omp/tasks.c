@@ -1,7 +1,7 @@
 /*
  * omp/tasks.c — the task constructs: libomp's entry points for task
  * (tied, untied, if, final, mergeable, priority), taskwait, taskyield and
- * taskgroup, and the fast path's begin and end (ws/omp_abi.h).
+ * taskgroup (the fast path's begin and end: fast.c).
  *
  * A task is deferred (queued on the worker's task deque, taskq.c) where
  * its team has more than one thread; else, as libomp does in a
@@ -180,33 +180,4 @@ void __kmpc_end_taskgroup(ident_t *loc, int32_t gtid) {
   free(tg);
 }
 
-/* ---- the fast path (ws/omp_abi.h) ---- */
-
-void __ws_omp_task_begin(void *ctx) {
-  ws_omp_task *c = ctx;
-  ws_omp_task *p = c->parent;
-  c->saved_current = (ws_omp_task *)__ws_omp_current_task;
-  c->saved_pending = ws_omp_pending;
-  c->kind = WS_OMP_KIND_FAST;
-  c->flags &= KMP_TASK_TIED | KMP_TASK_FINAL;
-  if (p) {
-    c->itask = ws_omp_bind(p->itask);
-    c->tg = p->tg;
-    if (p->flags & WS_OMP_F_FINAL)
-      c->flags |= WS_OMP_F_FINAL | WS_OMP_F_INCLUDED;
-  } else {
-    /* The creator was in its initial task, untouched: so is this one. */
-    c->itask = ws_omp_initial_itask();
-    c->tg = NULL;
-  }
-  __ws_omp_current_task = c;
-  ws_omp_pending = 0;
-}
-
-void __ws_omp_task_end(void *ctx) {
-  ws_omp_task *c = ctx;
-  if (ws_unlikely(ws_omp_pending))
-    ws_omp_resolve_to(0);
-  __ws_omp_current_task = c->saved_current;
-  ws_omp_pending = c->saved_pending;
-}
+/* The fast path's begin and end (ws/omp_abi.h): omp/fast.c. */

@@ -1,0 +1,505 @@
+//===- OmpTasks.cpp - OpenMP tasks a function waits for, as spawns --------===//
+
+#include "OmpTasks.h"
+
+#include "AbiNames.h"
+#include "FunctionLowering.h"
+#include "SpawnCall.h"
+
+#include "ws/omp_abi.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace wsff {
+namespace {
+
+constexpr StringLiteral TaskAllocName = "__kmpc_omp_task_alloc";
+constexpr StringLiteral TaskName = "__kmpc_omp_task";
+constexpr StringLiteral GlobalThreadNumName = "__ws_omp_global_thread_num";
+constexpr StringLiteral KmpGlobalThreadNumName = "__kmpc_global_thread_num";
+constexpr StringLiteral TaskwaitName = "__ws_omp_taskwait";
+constexpr StringLiteral KmpTaskwaitName = "__kmpc_omp_taskwait";
+constexpr StringLiteral TaskBeginName = "__ws_omp_task_begin";
+constexpr StringLiteral TaskEndName = "__ws_omp_task_end";
+constexpr StringLiteral CurrentTaskName = "__ws_omp_current_task";
+
+/// The runtime calls at which every task the current task created before
+/// must be complete (ws/omp_abi.h, rule 3): a ws_sync goes before each.
+bool isWaitPoint(const CallBase &CB) {
+  const Function *Fn = CB.getCalledFunction();
+  return Fn && is_contained({StringRef(KmpTaskwaitName), StringRef(TaskwaitName),
+                             StringRef("__kmpc_barrier"),
+                             StringRef("__kmpc_cancel_barrier"),
+                             StringRef("__kmpc_end_taskgroup"), StringRef("__kmpc_end_reduce"),
+                             StringRef("__kmpc_copyprivate")},
+                            Fn->getName());
+}
+
+// kmp_task_t, as clang lays it out: shareds, routine, part_id.
+constexpr uint64_t SharedsOffset = 0, RoutineOffset = 8, PartIdOffset = 16;
+
+/// One `#pragma omp task` site of a function.
+struct Site {
+  CallInst *Alloc;  ///< __kmpc_omp_task_alloc
+  CallInst *Launch; ///< __kmpc_omp_task of its task
+  Function *Entry;  ///< .omp_task_entry.
+  uint64_t TaskSize, SharedsSize;
+  uint32_t Flags; ///< 1: tied; 0: untied
+  bool InCycle;
+};
+
+/// The layout of a site's block in the creating frame: the task (what
+/// task_alloc returned), the context (ws/omp_abi.h), the shareds.
+struct Block {
+  uint64_t Ctx, Shareds, Size;
+  explicit Block(const Site &S) {
+    Ctx = alignTo(S.TaskSize, 16);
+    Shareds = Ctx + alignTo(WS_OMP_TASK_CTX_SIZE, 16);
+    Size = Shareds + std::max<uint64_t>(S.SharedsSize, 1);
+  }
+};
+
+/// The sites of F a fast path may take: allocation and launch only, with
+/// flags tied or untied, constant sizes, a known entry.
+SmallVector<Site, 4> candidateSites(Function &F) {
+  SmallVector<Site, 4> Sites;
+  SmallPtrSet<BasicBlock *, 16> Cyclic;
+  for (scc_iterator<Function *> It = scc_begin(&F); !It.isAtEnd(); ++It)
+    if (It.hasCycle())
+      for (BasicBlock *BB : *It)
+        Cyclic.insert(BB);
+  for (Instruction &I : instructions(F)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    if (!CI || !isCallTo(*CI, TaskAllocName) || CI->arg_size() != 6)
+      continue;
+    auto *Flags = dyn_cast<ConstantInt>(CI->getArgOperand(2));
+    auto *TaskSize = dyn_cast<ConstantInt>(CI->getArgOperand(3));
+    auto *SharedsSize = dyn_cast<ConstantInt>(CI->getArgOperand(4));
+    auto *Entry = dyn_cast<Function>(CI->getArgOperand(5)->stripPointerCasts());
+    if (!Flags || (Flags->getZExtValue() & ~1ull) || !TaskSize || !SharedsSize || !Entry ||
+        Entry->isDeclaration() || Entry->arg_size() != 2 ||
+        TaskSize->getZExtValue() < PartIdOffset + 4)
+      continue;
+    // Its uses: the launch once, and plain reads and writes of its data.
+    CallInst *Launch = nullptr;
+    bool Plain = true;
+    SmallVector<Value *, 8> Work{CI};
+    SmallPtrSet<Value *, 8> Seen{CI};
+    while (!Work.empty() && Plain) {
+      Value *V = Work.pop_back_val();
+      for (User *U : V->users()) {
+        if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U)) {
+          if (Seen.insert(U).second)
+            Work.push_back(U);
+        } else if (auto *L = dyn_cast<LoadInst>(U)) {
+          Plain = L->getPointerOperand() == V;
+        } else if (auto *St = dyn_cast<StoreInst>(U)) {
+          Plain = St->getPointerOperand() == V;
+        } else if (isa<MemIntrinsic>(U) || isa<DbgInfoIntrinsic>(U)) {
+          continue;
+        } else if (auto *Call = dyn_cast<CallInst>(U);
+                   Call && V == CI && isCallTo(*Call, TaskName) && Call->arg_size() == 3 &&
+                   Call->getArgOperand(2) == CI && !Launch) {
+          Launch = Call;
+        } else {
+          Plain = false;
+        }
+      }
+    }
+    if (!Plain || !Launch)
+      continue;
+    Sites.push_back({CI, Launch, Entry, TaskSize->getZExtValue(), SharedsSize->getZExtValue(),
+                     uint32_t(Flags->getZExtValue()), Cyclic.count(CI->getParent()) > 0});
+  }
+  return Sites;
+}
+
+/// Drops the sites that some path leaves F with outstanding (their task
+/// outlives the function: the general path), a forward may-dataflow of
+/// the launched, not yet waited-for sites.
+void dropUnwaited(Function &F, SmallVectorImpl<Site> &Sites) {
+  unsigned N = Sites.size();
+  DenseMap<const Instruction *, unsigned> LaunchOf;
+  for (unsigned I = 0; I < N; ++I)
+    LaunchOf[Sites[I].Launch] = I;
+  auto Transfer = [&](Instruction &I, BitVector &St) {
+    if (auto It = LaunchOf.find(&I); It != LaunchOf.end())
+      St.set(It->second);
+    else if (auto *CB = dyn_cast<CallBase>(&I); CB && isWaitPoint(*CB))
+      St.reset();
+  };
+  DenseMap<BasicBlock *, BitVector> In;
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  In[&F.getEntryBlock()] = BitVector(N);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : RPO) {
+      auto It = In.find(BB);
+      if (It == In.end())
+        continue;
+      BitVector St = It->second;
+      for (Instruction &I : *BB)
+        Transfer(I, St);
+      for (BasicBlock *Succ : successors(BB)) {
+        auto [S, New] = In.try_emplace(Succ, BitVector(N));
+        BitVector Joined = S->second;
+        Joined |= St;
+        if (New || Joined != S->second) {
+          S->second = Joined;
+          Changed = true;
+        }
+      }
+    }
+  }
+  BitVector Escaping(N);
+  for (auto &[BB, St0] : In) {
+    BitVector St = St0;
+    for (Instruction &I : *BB)
+      Transfer(I, St);
+    if (isa<ReturnInst>(BB->getTerminator()) || isa<ResumeInst>(BB->getTerminator()))
+      Escaping |= St;
+  }
+  SmallVector<Site, 4> Kept;
+  for (unsigned I = 0; I < N; ++I)
+    if (!Escaping.test(I))
+      Kept.push_back(Sites[I]);
+  Sites.assign(Kept.begin(), Kept.end());
+}
+
+/// The runtime's side of the contract (ws/omp_abi.h).
+struct OmpAbi {
+  GlobalVariable *Current;
+  FunctionCallee Begin, End, GlobalThreadNum, Taskwait;
+  explicit OmpAbi(Module &M) {
+    LLVMContext &Ctx = M.getContext();
+    Type *Ptr = PointerType::getUnqual(Ctx), *Void = Type::getVoidTy(Ctx);
+    Current = M.getGlobalVariable(CurrentTaskName);
+    if (!Current)
+      Current = new GlobalVariable(M, Ptr, false, GlobalValue::ExternalLinkage, nullptr,
+                                   CurrentTaskName, nullptr,
+                                   GlobalValue::InitialExecTLSModel);
+    Begin = M.getOrInsertFunction(TaskBeginName, Void, Ptr);
+    End = M.getOrInsertFunction(TaskEndName, Void, Ptr);
+    GlobalThreadNum =
+        M.getOrInsertFunction(GlobalThreadNumName, Type::getInt32Ty(Ctx), Ptr);
+    Type *I32 = Type::getInt32Ty(Ctx);
+    Taskwait = M.getOrInsertFunction(TaskwaitName, I32, Ptr, I32);
+  }
+};
+
+/// In a function the fast path lowered (linked with libws, then), the gtid
+/// and the taskwait become wsff's own names for them, which the pass
+/// inlines from ws-abi.bc (runtime/src/omp/fast.c); libomp's names stay
+/// libomp's.
+void useOwnEntries(Function &F, const OmpAbi &Abi) {
+  SmallVector<CallInst *, 8> Calls;
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if ((isCallTo(*CI, KmpGlobalThreadNumName) && CI->arg_size() == 1 &&
+           CI->getType()->isIntegerTy(32)) ||
+          (isCallTo(*CI, KmpTaskwaitName) && CI->arg_size() == 2 &&
+           CI->getType()->isIntegerTy(32)))
+        Calls.push_back(CI);
+  for (CallInst *CI : Calls) {
+    bool Gtid = CI->arg_size() == 1;
+    CI->setCalledFunction(Gtid ? Abi.GlobalThreadNum : Abi.Taskwait);
+    CI->setAttributes(AttributeList());
+  }
+}
+
+/// ws.omp.task.<entry>(ctx, task): the task's body, on whichever worker
+/// runs it, between __ws_omp_task_begin and _end.
+Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi) {
+  Module &M = *Entry.getParent();
+  std::string Name = ("ws.omp.task." + Entry.getName()).str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+                                 GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  for (StringRef A : {"target-cpu", "target-features", "tune-cpu"})
+    if (Entry.hasFnAttribute(A))
+      F->addFnAttr(Entry.getFnAttribute(A));
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
+  B.CreateCall(Abi.Begin, {F->getArg(0)});
+  Value *GtidArg = B.CreateZExtOrTrunc(Gtid, Entry.getFunctionType()->getParamType(0));
+  B.CreateCall(&Entry, {GtidArg, F->getArg(1)});
+  B.CreateCall(Abi.End, {F->getArg(0)});
+  B.CreateRetVoid();
+  return F;
+}
+
+/// The task's block, initialised as task_alloc would: the shareds pointer,
+/// the routine, part_id 0.  A site in a loop gets a block per iteration.
+Value *makeBlock(const Site &S, Function &F, const Block &L) {
+  IRBuilder<> B(S.Alloc);
+  AllocaInst *A;
+  if (S.InCycle) {
+    A = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), L.Size), nullptr, "ws.omp.task");
+  } else {
+    IRBuilder<> E(&*F.getEntryBlock().getFirstInsertionPt());
+    A = E.CreateAlloca(ArrayType::get(B.getInt8Ty(), L.Size), nullptr, "ws.omp.task");
+  }
+  A->setAlignment(Align(16));
+  Value *Shareds = S.SharedsSize ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, L.Shareds)
+                                 : ConstantPointerNull::get(B.getPtrTy());
+  B.CreateStore(Shareds, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, SharedsOffset));
+  B.CreateStore(S.Entry, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, RoutineOffset));
+  B.CreateStore(B.getInt32(0), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, PartIdOffset));
+  S.Alloc->replaceAllUsesWith(A);
+  S.Alloc->eraseFromParent();
+  return A;
+}
+
+/// ws/omp_abi.h's __ws_omp_task_ctx_init, inline: the creator's current
+/// task and the flags.
+void initContext(IRBuilderBase &B, Value *Ctx, uint32_t Flags, const OmpAbi &Abi) {
+  Value *Cur = B.CreateLoad(B.getPtrTy(), Abi.Current, "ws.omp.current");
+  B.CreateStore(Cur, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_PARENT));
+  B.CreateStore(B.getInt32(Flags),
+                B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS));
+}
+
+/// The launch: spawned (ws_spawn_void's markers), or called at once (an
+/// included task, in the final version; or the last task before a wait,
+/// which would be taken back at once: nothing runs between for a thief to
+/// overlap it with).
+void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi &Abi,
+            bool Included) {
+  // Where the task is: clang's location (a constant), read by the runtime.
+  auto *Loc = dyn_cast<Constant>(S.Launch->getArgOperand(0));
+  Module &M = *S.Launch->getModule();
+  IRBuilder<> B(S.Launch);
+  B.SetCurrentDebugLocation(S.Launch->getDebugLoc());
+  Value *Ctx = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Task, L.Ctx, "ws.omp.ctx");
+  initContext(B, Ctx, Included ? S.Flags | 2u : S.Flags, Abi);
+  Function *Body = taskBody(*S.Entry, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi);
+  if (Spawn) {
+    PointerType *Ptr = B.getPtrTy();
+    FunctionCallee Begin = M.getOrInsertFunction(
+        SpawnBeginName, FunctionType::get(Ptr, {Ptr}, /*isVarArg=*/true));
+    FunctionCallee End = M.getOrInsertFunction(SpawnEndName, B.getVoidTy());
+    Value *Fn = B.CreateCall(Begin, {ConstantPointerNull::get(Ptr), Body});
+    B.CreateCall(Body->getFunctionType(), Fn, {Ctx, Task});
+    B.CreateCall(End);
+  } else {
+    B.CreateCall(Body, {Ctx, Task});
+  }
+  S.Launch->replaceAllUsesWith(ConstantInt::get(S.Launch->getType(), 0));
+  S.Launch->eraseFromParent();
+}
+
+/// An untied task re-queues itself at each scheduling point of its code
+/// (part_id set to the next part, then __kmpc_omp_task of its own task):
+/// its entry is called again at once instead, so that the task runs to its
+/// end within the spawn.
+void runUntiedAtOnce(Function &Entry) {
+  // Its code: the entry and what the entry calls (the outlined task), with
+  // their final versions; never further (another untied task's re-queue
+  // is that task's).
+  SmallPtrSet<Function *, 4> Code{&Entry};
+  for (Instruction &I : instructions(Entry))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *Fn = CB->getCalledFunction(); Fn && !Fn->isDeclaration()) {
+        Code.insert(Fn);
+        if (Function *Final = Entry.getParent()->getFunction((Fn->getName() + ".omp.final").str()))
+          Code.insert(Final);
+      }
+  for (Function *Fn : Code) {
+    SmallVector<CallInst *, 4> Requeues;
+    for (Instruction &I : instructions(*Fn))
+      if (auto *CI = dyn_cast<CallInst>(&I); CI && isCallTo(*CI, TaskName) &&
+                                             CI->arg_size() == 3)
+        if (auto *A = dyn_cast<CallInst>(CI->getArgOperand(2)->stripPointerCasts());
+            !A || !isCallTo(*A, TaskAllocName))
+          Requeues.push_back(CI);
+    for (CallInst *CI : Requeues) {
+      IRBuilder<> B(CI);
+      Value *Gtid = B.CreateZExtOrTrunc(CI->getArgOperand(1),
+                                        Entry.getFunctionType()->getParamType(0));
+      B.CreateCall(&Entry, {Gtid, CI->getArgOperand(2)});
+      CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), 0));
+      CI->eraseFromParent();
+    }
+  }
+}
+
+bool waitsAtStart(BasicBlock &BB);
+
+/// Is the next thing after a launch, in its block, a wait (the taskwait of
+/// fib's second task)?  Only instructions that do nothing a task could see
+/// may come between.
+bool waitsRightAfter(Instruction &Launch) {
+  for (Instruction *I = Launch.getNextNode(); I; I = I->getNextNode()) {
+    if (auto *CB = dyn_cast<CallBase>(I)) {
+      if (isWaitPoint(*CB))
+        return true;
+      if (!isa<DbgInfoIntrinsic>(CB) && !CB->isLifetimeStartOrEnd())
+        return false;
+      continue;
+    }
+    if (I->mayReadOrWriteMemory() || I->isTerminator())
+      return I->isTerminator() && isa<BranchInst>(I) &&
+             cast<BranchInst>(I)->isUnconditional() &&
+             waitsAtStart(*cast<BranchInst>(I)->getSuccessor(0));
+  }
+  return false;
+}
+
+/// Does BB (entered from one place) begin with a wait?
+bool waitsAtStart(BasicBlock &BB) {
+  if (!BB.getSinglePredecessor())
+    return false;
+  for (Instruction &I : BB) {
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (isWaitPoint(*CB))
+        return true;
+      if (!isa<DbgInfoIntrinsic>(CB) && !CB->isLifetimeStartOrEnd())
+        return false;
+      continue;
+    }
+    if (I.mayReadOrWriteMemory() || I.isTerminator())
+      return false;
+  }
+  return false;
+}
+
+/// F's spawning version (F itself) and its final version.
+void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi) {
+  LLVMContext &Ctx = F.getContext();
+  // The final version: a copy of F, made before anything changes.
+  ValueToValueMapTy VMap;
+  Function *Final = CloneFunction(&F, VMap);
+  Final->setName(F.getName() + ".omp.final");
+  Final->setLinkage(GlobalValue::InternalLinkage);
+  Final->setVisibility(GlobalValue::DefaultVisibility);
+  Final->setComdat(nullptr);
+  SmallVector<Site, 4> FinalSites;
+  for (const Site &S : Sites)
+    FinalSites.push_back({cast<CallInst>(VMap[S.Alloc]), cast<CallInst>(VMap[S.Launch]),
+                          S.Entry, S.TaskSize, S.SharedsSize, S.Flags, S.InCycle});
+
+  for (Site &S : FinalSites) {
+    Block L(S);
+    IRBuilder<> B(S.Alloc);
+    Value *Saved = S.InCycle ? B.CreateStackSave("ws.omp.stack") : nullptr;
+    Value *Task = makeBlock(S, *Final, L);
+    CallInst *After = S.Launch;
+    Instruction *Next = After->getNextNode();
+    launch(S, Task, L, /*Spawn=*/false, Abi, /*Included=*/true);
+    if (Saved) // the included task is done: its block goes
+      IRBuilder<>(Next).CreateStackRestore(Saved);
+  }
+
+  // F: the spawns, a ws_sync before each wait, and blocks of sites in
+  // loops given back after it (nothing but them was put on the stack since
+  // the entry: sites in loops are lowered only in functions with no stack
+  // of their own).
+  bool AnyCyclic = any_of(Sites, [](const Site &S) { return S.InCycle; });
+  for (Site &S : Sites) {
+    Block L(S);
+    bool Last = waitsRightAfter(*S.Launch);
+    Value *Task = makeBlock(S, F, L);
+    launch(S, Task, L, /*Spawn=*/!Last, Abi, /*Included=*/false);
+  }
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator Body = Entry.getFirstNonPHIOrDbgOrAlloca();
+  Value *Saved = nullptr;
+  if (AnyCyclic)
+    Saved = IRBuilder<>(&Entry, Body).CreateStackSave("ws.omp.stack");
+  Module &M = *F.getParent();
+  FunctionCallee Sync = M.getOrInsertFunction(SyncName, Type::getVoidTy(Ctx));
+  SmallVector<CallBase *, 8> Waits;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && isWaitPoint(*CB))
+      Waits.push_back(CB);
+  for (CallBase *W : Waits) {
+    IRBuilder<> B(W);
+    B.SetCurrentDebugLocation(W->getDebugLoc());
+    B.CreateCall(Sync);
+    if (Saved)
+      B.CreateStackRestore(Saved);
+  }
+
+  // The entry: in a final or included task, the final version.
+  Body = Entry.getFirstNonPHIOrDbgOrAlloca();
+  if (Saved)
+    Body = cast<Instruction>(Saved)->getIterator();
+  BasicBlock *Rest = Entry.splitBasicBlock(Body, "ws.omp.spawning");
+  Entry.getTerminator()->eraseFromParent();
+  IRBuilder<> B(&Entry);
+  BasicBlock *Check = BasicBlock::Create(Ctx, "ws.omp.task", &F, Rest);
+  BasicBlock *Included = BasicBlock::Create(Ctx, "ws.omp.final", &F, Rest);
+  Value *Cur = B.CreateLoad(B.getPtrTy(), Abi.Current, "ws.omp.current");
+  B.CreateCondBr(B.CreateIsNotNull(Cur), Check, Rest);
+  B.SetInsertPoint(Check);
+  Value *Flags = B.CreateLoad(
+      B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Cur, WS_OMP_TASK_CTX_FLAGS));
+  B.CreateCondBr(B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0)), Included, Rest);
+  B.SetInsertPoint(Included);
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : F.args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(Final, Args);
+  Call->setAttributes(F.getAttributes());
+  if (F.getReturnType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+}
+
+} // namespace
+
+bool lowerOmpTasks(Module &M) {
+  if (!M.getFunction(TaskAllocName))
+    return false;
+  OmpAbi Abi(M);
+  SmallVector<Function *, 8> Functions;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Functions.push_back(&F);
+  bool Changed = false;
+  SmallPtrSet<Function *, 8> Untied;
+  for (Function *F : Functions) {
+    if (F->isVarArg() || F->isPresplitCoroutine() ||
+        F->getName().starts_with("ws.omp.") || F->hasFnAttribute(Attribute::Naked))
+      continue;
+    SmallVector<Site, 4> Sites = candidateSites(*F);
+    if (Sites.empty())
+      continue;
+    if (any_of(Sites, [](const Site &S) { return S.InCycle; }) && hasOwnDynamicStack(*F))
+      erase_if(Sites, [](const Site &S) { return S.InCycle; });
+    dropUnwaited(*F, Sites);
+    if (Sites.empty())
+      continue;
+    for (const Site &S : Sites)
+      if (!(S.Flags & 1))
+        Untied.insert(S.Entry);
+    lowerFunction(*F, Sites, Abi);
+    useOwnEntries(*F, Abi);
+    if (Function *Final = M.getFunction((F->getName() + ".omp.final").str()))
+      useOwnEntries(*Final, Abi);
+    Changed = true;
+  }
+  for (Function *Entry : Untied)
+    runUntiedAtOnce(*Entry);
+  return Changed;
+}
+
+} // namespace wsff

@@ -1,0 +1,52 @@
+//===- OmpTasks.h - OpenMP tasks a function waits for, as spawns -*- C++ -*-===//
+//
+// The compiler side of `ws-clang -fopenmp -fws-fencefree` (issue 35): clang
+// lowers `#pragma omp task` to libomp's calls,
+//
+//   %t = __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_task, sizeof_shareds, @entry)
+//   ...the task's shareds and firstprivates written into %t...
+//   __kmpc_omp_task(loc, gtid, %t)
+//   ...
+//   __kmpc_omp_taskwait(loc, gtid)
+//
+// which the runtime implements (runtime/src/omp: the general path, a task
+// on the heap).  Where a function waits for every task of a site on every
+// path out of it (a taskwait, a barrier, the end of a taskgroup), the task
+// is its own spawn instead (the fast path): its data in the creating frame
+// (a block per task: a static alloca, or one per iteration for a site in a
+// loop, given back after the wait), `ws.omp.task.<entry>(ctx, %t)` spawned
+// with ws_spawn's markers, and a ws_sync before each wait; ws-lower then
+// lowers them as any spawn (fence-free push and take, the body inlined at
+// the sync).  The contract with the runtime is ws/omp_abi.h: a context
+// block beside the task's data, __ws_omp_task_begin/end around the body.
+//
+//  * A function with fast-path sites is versioned: where the current task
+//    is final or included (`final` clauses, nested in one) its tasks must
+//    run at once, as calls, so the entry tests that once and goes to a
+//    copy of the function in which each fast-path task is called, not
+//    spawned (`<f>.omp.final`).
+//  * An untied task is run to its end in one call: where its code
+//    re-queues itself at a scheduling point (__kmpc_omp_task of its own
+//    task), it calls its entry again at once instead.
+//  * Not for: flags other than tied/untied (final known at compile time is
+//    fine only as "not final"), `depend`, `detach`, an `if` clause (the
+//    allocated task has other uses), coroutines, variadic functions, and
+//    a site some path leaves the function with outstanding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSFF_OMPTASKS_H
+#define WSFF_OMPTASKS_H
+
+namespace llvm {
+class Module;
+}
+
+namespace wsff {
+
+/// Lowers M's eligible OpenMP task sites onto ws_spawn's markers and
+/// ws_sync; true if it changed anything.
+bool lowerOmpTasks(llvm::Module &M);
+
+} // namespace wsff
+
+#endif
