@@ -13,6 +13,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -236,6 +237,23 @@ Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi) {
     if (Entry.hasFnAttribute(A))
       F->addFnAttr(Entry.getFnAttribute(A));
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
+  // With debug info, the body is an artificial function of the entry's unit
+  // and its calls have lines: the entry is inlined into it, and a call
+  // without a location would leave the entry's code in the wrong scope
+  // (the verifier's "wrong subprogram", a crash in DwarfDebug).
+  if (DISubprogram *EntrySP = Entry.getSubprogram()) {
+    DIBuilder DIB(M, /*AllowUnresolved=*/false, EntrySP->getUnit());
+    DISubprogram *SP = DIB.createFunction(
+        EntrySP->getFile(), Name, Name, EntrySP->getFile(), EntrySP->getLine(),
+        DIB.createSubroutineType(DIB.getOrCreateTypeArray({})), EntrySP->getLine(),
+        DINode::FlagArtificial,
+        DISubprogram::SPFlagDefinition | DISubprogram::SPFlagLocalToUnit |
+            (EntrySP->isOptimized() ? DISubprogram::SPFlagOptimized
+                                    : DISubprogram::SPFlagZero));
+    F->setSubprogram(SP);
+    DIB.finalizeSubprogram(SP);
+    B.SetCurrentDebugLocation(DILocation::get(Ctx, EntrySP->getLine(), 0, SP));
+  }
   Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
   B.CreateCall(Abi.Begin, {F->getArg(0)});
   Value *GtidArg = B.CreateZExtOrTrunc(Gtid, Entry.getFunctionType()->getParamType(0));
@@ -458,6 +476,8 @@ void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi)
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(Final, Args);
   Call->setAttributes(F.getAttributes());
+  if (DISubprogram *SP = F.getSubprogram()) // inlinable: it needs a line
+    Call->setDebugLoc(DILocation::get(Ctx, SP->getScopeLine(), 0, SP));
   if (F.getReturnType()->isVoidTy())
     B.CreateRetVoid();
   else

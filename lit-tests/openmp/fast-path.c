@@ -7,6 +7,11 @@
 // runtime's general path; so does everything with omp-tasks=0.
 // RUN: %ws-clang -fopenmp -fws-fencefree -O2 -g0 -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %ws-clang -fopenmp -fws-fencefree -O2 -g0 -S -emit-llvm -fplugin-arg-wsff-omp-tasks=0 %s -o - | FileCheck %s --check-prefix=OFF
+// With debug info (the task bodies and the final versions' calls need
+// lines: without them clang crashed in DwarfDebug at -O1 and up, and the
+// verifier said "!dbg attachment points at wrong subprogram"):
+// RUN: for o in -O0 -O1 -O2 -O3; do %ws-clang -fopenmp -fws-fencefree $o -g -S -emit-llvm %s -o - | opt -passes=verify -disable-output || exit 1; done
+// RUN: for o in -O0 -O2; do %ws-clang -fopenmp -fws-fencefree $o -g -c %s -o %t.$o.o || exit 1; done
 // RUN: %ws-clang -fopenmp -fws-fencefree -O2 -DNO_DEPEND %s -o %t
 // RUN: for w in 1 2 4; do env WS_NUM_WORKERS=$w OMP_NUM_THREADS=$w %t 25; done | FileCheck %s --check-prefix=OUT
 #include <stdio.h>
