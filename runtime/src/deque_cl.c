@@ -16,7 +16,7 @@ int ws_cl_take_conflict_self(ws_slot *t);
 static inline __attribute__((always_inline)) int cl_take(ws_dq *q, int self, ws_slot *t) {
   WS_STORE_FENCED(&q->T, t); /* T := t; fence() */
   WS_TAKE_MARK();
-  uint64_t H = ws_th_peek_head(q); /* after the fence: a plain load */
+  uint64_t H = ws_th_peek_head_fenced(q); /* after the fence (x86: a plain load) */
   if (ws_likely(ws_th_above(t, H))) /* t > h */
     return 0;
   return WS_SLOW(self, ws_cl_take_conflict_self(t), ws_cl_take_conflict(q, t));

@@ -13,7 +13,7 @@ static inline __attribute__((always_inline)) int the_take(ws_dq *q, int self,
                                                           ws_slot *t) {
   WS_STORE_FENCED(&q->T, t); /* T := t; fence() */
   WS_TAKE_MARK();
-  uint64_t H = ws_th_peek_head(q); /* after the fence: a plain load */
+  uint64_t H = ws_th_peek_head_fenced(q); /* after the fence (x86: a plain load) */
   if (ws_likely(ws_th_at_or_above(t, H))) /* a thief racing for t sees H > T */
     return 0;
   return WS_SLOW(self, ws_the_take_conflict_self(t), ws_the_take_conflict(q, t));

@@ -31,6 +31,21 @@ static inline int32_t ws_th_dist(const ws_slot *t, uint64_t H) {
 /* The owner's read of h: the low half of H (x86 is little-endian), all
  * its tests need. */
 static inline uint32_t ws_th_peek_head(const ws_dq *q) { return ws_peek32(&q->H); }
+/* The same read after the owner's WS_STORE_FENCED(&q->T, t) (THE,
+ * Chase-Lev): it must not be satisfied before the T store is visible.  On
+ * x86 the xchg is a full fence, which no later load passes: the plain read.
+ * On a weak-memory processor the exchange alone does not order a later
+ * plain load: ARMv8's exchange without LSE (ldaxr/stlxr, Cortex-A53/A72)
+ * lets an ldr be satisfied before the stlxr is visible, and owner and
+ * thief both take the last task.  A seq_cst load after the seq_cst
+ * exchange is ordered (C11; ldar after stlxr or swpal, RCsc). */
+static inline uint32_t ws_th_peek_head_fenced(ws_dq *q) {
+#if WS_TSO
+  return ws_peek32(&q->H);
+#else
+  return (uint32_t)atomic_load_explicit(&q->H, ws_seq_cst);
+#endif
+}
 
 /* The owner's tests t >= h and t > h, as cheap as a pointer compare. */
 static inline int ws_th_at_or_above(const ws_slot *t, uint64_t H) {
