@@ -34,6 +34,7 @@ constexpr StringLiteral TaskwaitName = "__ws_omp_taskwait";
 constexpr StringLiteral KmpTaskwaitName = "__kmpc_omp_taskwait";
 constexpr StringLiteral TaskBeginName = "__ws_omp_task_begin";
 constexpr StringLiteral TaskEndName = "__ws_omp_task_end";
+constexpr StringLiteral CtxInitName = "__ws_omp_task_ctx_init";
 constexpr StringLiteral CurrentTaskName = "__ws_omp_current_task";
 
 /// The runtime calls at which every task the current task created before
@@ -182,7 +183,7 @@ void dropUnwaited(Function &F, SmallVectorImpl<Site> &Sites) {
 /// The runtime's side of the contract (ws/omp_abi.h).
 struct OmpAbi {
   GlobalVariable *Current;
-  FunctionCallee Begin, End, GlobalThreadNum, Taskwait;
+  FunctionCallee Begin, End, GlobalThreadNum, Taskwait, CtxInit;
   explicit OmpAbi(Module &M) {
     LLVMContext &Ctx = M.getContext();
     Type *Ptr = PointerType::getUnqual(Ctx), *Void = Type::getVoidTy(Ctx);
@@ -197,6 +198,7 @@ struct OmpAbi {
         M.getOrInsertFunction(GlobalThreadNumName, Type::getInt32Ty(Ctx), Ptr);
     Type *I32 = Type::getInt32Ty(Ctx);
     Taskwait = M.getOrInsertFunction(TaskwaitName, I32, Ptr, I32);
+    CtxInit = M.getOrInsertFunction(CtxInitName, Void, Ptr, I32);
   }
 };
 
@@ -285,13 +287,10 @@ Value *makeBlock(const Site &S, Function &F, const Block &L) {
   return A;
 }
 
-/// ws/omp_abi.h's __ws_omp_task_ctx_init, inline: the creator's current
-/// task and the flags.
+/// ws/omp_abi.h's __ws_omp_task_ctx_init (inlined from ws-abi.bc): the
+/// creator's current task, the flags, what the task inherits.
 void initContext(IRBuilderBase &B, Value *Ctx, uint32_t Flags, const OmpAbi &Abi) {
-  Value *Cur = B.CreateLoad(B.getPtrTy(), Abi.Current, "ws.omp.current");
-  B.CreateStore(Cur, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_PARENT));
-  B.CreateStore(B.getInt32(Flags),
-                B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS));
+  B.CreateCall(Abi.CtxInit, {Ctx, B.getInt32(Flags)});
 }
 
 /// The launch: spawned (ws_spawn_void's markers), or called at once (an

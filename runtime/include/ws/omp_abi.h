@@ -57,8 +57,9 @@
  *     or included (__ws_omp_in_final(): a task created there must run to
  *     completion before the creator goes on, as a call).
  *
- * Costs: __ws_omp_task_begin and __ws_omp_task_end are a few loads and
- * stores each when the body created no general-path task; a taskwait
+ * Costs: __ws_omp_task_ctx_init, __ws_omp_task_begin and
+ * __ws_omp_task_end are a few loads and stores each when the body asked
+ * the runtime nothing (no general-path task, no query); a taskwait
  * where no general-path child is outstanding is one thread-local load, a
  * compare and a return; __kmpc_global_thread_num is a thread-local load
  * and a test.
@@ -77,10 +78,11 @@ extern "C" {
  * words (__ws_omp_task_ctx_init); the rest is the runtime's. */
 #define WS_OMP_TASK_CTX_SIZE 64
 #define WS_OMP_TASK_CTX_ALIGN 8
-/* Offsets of the words compiled code writes: the creator's current task
- * (the value of __ws_omp_current_task in the creating frame) and the
+/* Offsets of the words compiled code may read: the creator's current
+ * task (the value of __ws_omp_current_task in the creating frame) and the
  * task's flags, a uint32_t, as passed to __kmpc_omp_task_alloc (bit 0
- * tied, bit 1 final; the others are ignored). */
+ * tied, bit 1 final; the others are ignored).  __ws_omp_task_ctx_init
+ * writes them, and what the runtime copies from the creator's task. */
 #define WS_OMP_TASK_CTX_PARENT 0
 #define WS_OMP_TASK_CTX_FLAGS 8
 
@@ -102,12 +104,9 @@ _Static_assert(sizeof(ws_omp_task_ctx) == WS_OMP_TASK_CTX_SIZE, "ctx size");
  * reads it in the creating frame, for the context's parent word. */
 extern __thread void *__ws_omp_current_task __attribute__((tls_model("initial-exec")));
 
-/* In the creating frame, before the spawn: the two words. */
-static inline void __ws_omp_task_ctx_init(void *ctx, uint32_t flags) {
-  ws_omp_task_ctx *c = (ws_omp_task_ctx *)ctx;
-  c->parent = __ws_omp_current_task;
-  c->flags = flags;
-}
+/* In the creating frame, before the spawn (runtime/src/omp/fast.c,
+ * inlined from ws-abi.bc). */
+void __ws_omp_task_ctx_init(void *ctx, uint32_t flags);
 
 /* Whether the calling thread's current task is final or included (its
  * flags word has KMP's final bit, which the runtime keeps on every task it
@@ -118,7 +117,11 @@ static inline int __ws_omp_in_final(void) {
 }
 
 /* Around the body, on the worker that runs it: the task becomes the
- * thread's current task, and the one that was stops being it. */
+ * thread's current task, and the one that was stops being it.  Begin only
+ * links the context in (a lazy task): the runtime completes its record
+ * the first time it is asked anything while the task is current (a query,
+ * a general-path task, a taskgroup), on that thread; a task that never
+ * asks costs three stores and a load on each side. */
 void __ws_omp_task_begin(void *ctx);
 void __ws_omp_task_end(void *ctx);
 

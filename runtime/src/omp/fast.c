@@ -15,42 +15,59 @@
 #include "state.h"
 #include "taskq.h"
 
-void __ws_omp_task_begin(void *ctx) {
+/* The creator's side: the context names its parent, and copies what the
+ * task inherits from it at its creation (an itask of the team, unbound
+ * yet, and the innermost taskgroup): a lazy task's own record, which its
+ * children copy in turn, never changes while it is lazy, so a thief that
+ * runs a child never reads a record another thread may be completing. */
+void __ws_omp_task_ctx_init(void *ctx, uint32_t flags) {
   ws_omp_task *c = ctx;
-  ws_omp_task *p = c->parent;
-  c->saved_current = (ws_omp_task *)__ws_omp_current_task;
-  c->saved_pending = ws_omp_pending;
-  c->kind = WS_OMP_KIND_FAST;
-  c->flags &= KMP_TASK_TIED | KMP_TASK_FINAL;
+  ws_omp_task *p = (ws_omp_task *)__ws_omp_current_task;
+  c->parent = p;
+  c->flags = flags & (KMP_TASK_TIED | KMP_TASK_FINAL);
   if (ws_likely(p != NULL)) {
-    c->itask = ws_omp_bind(p->itask);
+    c->itask = p->itask;
     c->tg = p->tg;
-    if (p->flags & WS_OMP_F_FINAL)
-      c->flags |= WS_OMP_F_FINAL | WS_OMP_F_INCLUDED;
   } else {
-    /* The creator was in its initial task, untouched: so is this one. */
-    c->itask = ws_omp_initial_itask();
+    c->itask = NULL; /* the creator was in its thread's initial task */
     c->tg = NULL;
   }
+}
+
+/* The task becomes the thread's current task, lazy: nothing else is done
+ * until the runtime is asked something while it is current
+ * (ws_omp_cur(), ws_omp_complete_lazy).  Until then the thread's count of
+ * queued children (ws_omp_pending) is still the previous task's: a lazy
+ * task has none of its own, and leaves the count as it found it. */
+void __ws_omp_task_begin(void *ctx) {
+  ws_omp_task *c = ctx;
+  c->saved_current = (ws_omp_task *)__ws_omp_current_task;
+  c->kind = WS_OMP_KIND_LAZY;
   __ws_omp_current_task = c;
-  ws_omp_pending = 0;
 }
 
 void __ws_omp_task_end(void *ctx) {
   ws_omp_task *c = ctx;
-  if (ws_unlikely(ws_omp_pending))
-    ws_omp_resolve_to(0);
+  if (ws_unlikely(c->kind != WS_OMP_KIND_LAZY)) {
+    if (ws_omp_pending)
+      ws_omp_resolve_to(0);
+    ws_omp_pending = c->saved_pending;
+  }
   __ws_omp_current_task = c->saved_current;
-  ws_omp_pending = c->saved_pending;
 }
 
 /* No queued child of the current task: nothing to wait for here (the
- * fast-path children were synced before the call). */
+ * fast-path children were synced before the call).  A lazy task has no
+ * queued child: the count is its creator's. */
 int32_t __ws_omp_taskwait(void *loc, int32_t gtid) {
   (void)loc;
   (void)gtid;
-  if (ws_unlikely(ws_omp_pending))
-    ws_omp_resolve_to(0);
+  if (ws_likely(!ws_omp_pending))
+    return 0;
+  ws_omp_task *t = (ws_omp_task *)__ws_omp_current_task;
+  if (t && t->kind == WS_OMP_KIND_LAZY)
+    return 0;
+  ws_omp_resolve_to(0);
   return 0;
 }
 

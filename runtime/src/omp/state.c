@@ -34,7 +34,24 @@ ws_omp_itask *ws_omp_initial_itask(void) {
   return it;
 }
 
+/* A lazy fast-path task (fast.c) is asked something, on the thread that
+ * runs it: it binds to this thread's implicit task in its team (or the
+ * thread's initial task, where its creator was in one, untouched), keeps
+ * the taskgroup and the flags its creator gave it, and from now on counts
+ * its own queued children. */
+void ws_omp_complete_lazy(ws_omp_task *c) {
+  c->itask = c->itask ? ws_omp_bind(c->itask) : ws_omp_initial_itask();
+  c->saved_pending = ws_omp_pending;
+  ws_omp_pending = 0;
+  c->kind = WS_OMP_KIND_FAST;
+}
+
 ws_omp_task *ws_omp_cur_slow(void) {
+  ws_omp_task *t = (ws_omp_task *)__ws_omp_current_task;
+  if (t) { /* a lazy fast-path task */
+    ws_omp_complete_lazy(t);
+    return t;
+  }
   ws_omp_itask *it = ws_omp_initial_itask();
   __ws_omp_current_task = &it->task;
   return &it->task;

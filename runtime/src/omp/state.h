@@ -27,6 +27,8 @@ enum {
   WS_OMP_KIND_IMPLICIT = 1, /* a member's (or a thread's initial) task */
   WS_OMP_KIND_GENERAL,      /* __kmpc_omp_task_alloc's */
   WS_OMP_KIND_FAST,         /* a fast-path context (ws/omp_abi.h) */
+  WS_OMP_KIND_LAZY,         /* one not completed yet: parent, flags, and
+                               its creator's itask (unbound) and tg */
 };
 
 /* The flags word: the compiler's KMP_TASK_* bits as given, and: */
@@ -176,11 +178,13 @@ ws_omp_itask *ws_omp_initial_itask(void);
 int32_t ws_omp_gtid_slow(void);
 
 /* The calling thread's current task (its initial task, set up, if it had
- * none). */
+ * none; a lazy fast-path task completed: fast.c). */
 static inline ws_omp_task *ws_omp_cur(void) {
   ws_omp_task *t = (ws_omp_task *)__ws_omp_current_task;
-  return ws_likely(t != NULL) ? t : ws_omp_cur_slow();
+  return ws_likely(t != NULL && t->kind != WS_OMP_KIND_LAZY) ? t : ws_omp_cur_slow();
 }
+/* Completes lazy fast-path task c, the thread's current task (fast.c). */
+void ws_omp_complete_lazy(ws_omp_task *c);
 
 static inline int32_t ws_omp_gtid(void) {
   int32_t g = ws_omp_gtid1;

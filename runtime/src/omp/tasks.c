@@ -114,12 +114,7 @@ void __kmpc_omp_task_complete_if0(ident_t *loc, int32_t gtid, void *task) {
 
 /* The fast path's check: no queued child, one load. */
 int32_t __kmpc_omp_taskwait(void *loc, int32_t gtid) {
-  (void)loc;
-  (void)gtid;
-  if (ws_likely(!ws_omp_pending))
-    return 0;
-  ws_omp_resolve_to(0);
-  return 0;
+  return __ws_omp_taskwait(loc, gtid);
 }
 
 /* A scheduling point that need not wait: finishes one queued child (a
@@ -129,11 +124,11 @@ int32_t __kmpc_omp_taskyield(ident_t *loc, int32_t gtid, int32_t end_part) {
   (void)loc;
   (void)gtid;
   (void)end_part;
+  ws_omp_task *cur = ws_omp_cur(); /* a lazy task: its own pending count */
   if (ws_omp_pending) {
     ws_omp_resolve_to(ws_omp_pending - 1);
     return 0;
   }
-  ws_omp_task *cur = ws_omp_cur();
   ws_worker *w = ws_omp_worker_self();
   if (w && cur->itask->team->nthreads > 1 &&
       (cur->kind == WS_OMP_KIND_IMPLICIT || !(cur->flags & KMP_TASK_TIED)))
