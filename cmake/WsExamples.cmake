@@ -16,6 +16,7 @@
 #                           determinacy race reported (docs/race.md)
 #   <name>_omp_clang        peers/<name>_omp.c, clang-19 -fopenmp (libomp)
 #   <name>_omp_gcc          peers/<name>_omp.c, gcc -fopenmp (libgomp)
+#   <name>_omp_wsff         peers/<name>_omp.c, ws-clang -fopenmp -fws-fencefree
 #   <name>_tbb              peers/<name>_tbb.cpp, clang++-19 with oneTBB
 # and a ctest (label `examples`) per build and worker count (1 and 2) that
 # runs the small input, plus one that checks bad input is refused with the
@@ -92,7 +93,7 @@ function(ws_examples_test name build)
   set(exe ${WS_EXAMPLES_BIN}/${name}_${build})
   if(build STREQUAL "serial")
     set(counts 1)
-  elseif(build STREQUAL "ffmb")
+  elseif(build STREQUAL "ffmb" OR build STREQUAL "omp_wsff")
     set(counts 1 2 4 16) # the default deque: more workers than CPUs too
   else()
     set(counts 1 2)
@@ -207,6 +208,19 @@ function(ws_add_example name)
           COMMAND ${WS_EXAMPLES_GCC} -fopenmp ${WS_EXAMPLES_CFLAGS} ${WS_EXAMPLES_GCC_FLAGS}
           LIBS ${libs})
         list(APPEND builds omp_gcc)
+      endif()
+      # The same OpenMP program on wsff's runtime (docs/openmp.md): the
+      # fast path where tasks are waited for, the general path elsewhere.
+      if(TARGET ws-drivers)
+        set(ws_example_deps ws-drivers)
+        foreach(t WsffPlugin ws)
+          list(APPEND ws_example_deps $<TARGET_FILE:${t}>)
+        endforeach()
+        ws_examples_compile(${name}_omp_wsff ${psrc}
+          COMMAND ${PROJECT_BINARY_DIR}/bin/ws-clang -fopenmp -fws-fencefree
+                  ${WS_EXAMPLES_CFLAGS} LIBS ${libs})
+        set(ws_example_deps)
+        list(APPEND builds omp_wsff)
       endif()
     elseif(peer STREQUAL "tbb")
       if(WS_EXAMPLES_TBB)
