@@ -60,5 +60,12 @@ config.substitutions += [
 
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
+# The AArch64 runtime (built where the cross libraries are, docs/aarch64.md)
+# and qemu-aarch64 to run what links it.
+if os.path.exists(os.path.join(libdir, "aarch64-linux-gnu", "libws.a")):
+    config.available_features.add("aarch64-runtime")
+    import shutil
+    if shutil.which("qemu-aarch64"):
+        config.available_features.add("qemu-aarch64")
 if config.ws_lld:
     config.available_features.add("lld")

@@ -35,7 +35,13 @@
 #define WS_FENCE_NAME "mfence"
 #else
 #define WS_STORE_FENCED(p, v) ((void)atomic_exchange_explicit((p), (v), ws_seq_cst))
+#if WS_TSO
 #define WS_FENCE_NAME "xchg"
+#elif defined(__aarch64__)
+#define WS_FENCE_NAME "swpal+ldar" /* or ldaxr/stlxr+ldar without LSE */
+#else
+#define WS_FENCE_NAME "seq_cst"
+#endif
 #endif
 
 /* No instruction; stops the compiler from moving memory accesses across. */
@@ -71,6 +77,8 @@ static inline uint8_t ws_peek8(const volatile void *p) {
 static inline void ws_cpu_relax(void) {
 #if WS_TSO
   __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield" ::: "memory");
 #else
   WS_COMPILER_BARRIER();
 #endif

@@ -137,11 +137,13 @@ static void ws_configure(void) {
   }
   free(all);
 
-  /* Default (ws/variants.def WS_DEFAULT_VARIANT): FF-MB where bounded TSO
-   * holds (fence-free, and sound with no S to trust: docs/design.md, "The
-   * default deque"), the fenced THE elsewhere. */
-  const ws_deque_ops *ops = ws_variant_by_id(
-      WS_TSO ? WS_DEFAULT_VARIANT_ID : WS_DEFAULT_FENCED_VARIANT_ID);
+  /* Default (ws/variants.def WS_DEFAULT_VARIANT): FF-MB (fence-free, and
+   * sound with no S to trust: docs/design.md, "The default deque"), also
+   * without bounded TSO, where every steal that may conflict takes the
+   * barrier (WS_WEAK_MEMORY); the fenced default where it is not sound. */
+  const ws_deque_ops *ops = ws_variant_by_id(WS_DEFAULT_VARIANT_ID);
+  if (!WS_TSO && !ops->weak_memory)
+    ops = ws_variant_by_id(WS_DEFAULT_FENCED_VARIANT_ID);
   if (recs.variant >= 0) {
     ops = ws_variant_by_id((unsigned)recs.variant);
     if (env.deque && env.deque != ops) {
@@ -154,11 +156,12 @@ static void ws_configure(void) {
   } else if (env.deque) {
     ops = env.deque;
   }
-  if (ops->fence_free && !WS_TSO) {
+  if (!WS_TSO && !ops->weak_memory) {
     fprintf(stderr,
-            "ws: the %s deque relies on bounded TSO (x86) and is not offered "
-            "on this processor; use the, cl, split or private\n",
-            ops->name);
+            "ws: the %s deque is not offered on this processor (no bounded "
+            "TSO): %s; use %s\n",
+            ops->name, ws_variant_weak_memory_why(ops),
+            ws_variant_weak_memory_names());
     exit(2);
   }
 

@@ -102,6 +102,7 @@ typedef struct ws_deque_ops {
   enum ws_variant_id id;
   int fence_free; /* correctness rests on bounded TSO and delta */
   int validated_only; /* a thief trusts delta only under a validated S */
+  int weak_memory; /* sound without bounded TSO (AArch64): WS_WEAK_MEMORY */
   /* Sets up q, owned by w, with `capacity` slots: 0, or -1 (no memory). */
   int (*init)(ws_dq *q, ws_worker *w, size_t capacity);
   void (*push)(ws_dq *q, ws_slot *t);
@@ -129,7 +130,8 @@ typedef struct ws_deque_ops {
 #define WS_OPS_ROW(row)                                                        \
   .name = #row, .id = WS_VARIANT_ID_##row,                                     \
   .fence_free = WS_VARIANT_FENCE_FREE_##row,                                   \
-  .validated_only = WS_VARIANT_VALIDATED_ONLY_##row
+  .validated_only = WS_VARIANT_VALIDATED_ONLY_##row,                           \
+  .weak_memory = WS_VARIANT_WEAK_MEMORY_##row
 enum {
 #define WS_VARIANT(name, id, fence_free, model, take_stores, publishes_tail,   \
                    validated_only, summary)                                    \
@@ -137,6 +139,11 @@ enum {
   WS_VARIANT_VALIDATED_ONLY_##name = validated_only,
 #include "ws/variants.def"
 #undef WS_VARIANT
+};
+enum {
+#define WS_WEAK_MEMORY(name, sound, why) WS_VARIANT_WEAK_MEMORY_##name = sound,
+#include "ws/variants.def"
+#undef WS_WEAK_MEMORY
 };
 
 /* The default deque, and the runtime's on a processor without bounded TSO
@@ -154,6 +161,10 @@ const ws_deque_ops *ws_variant_by_name(const char *name);
 const ws_deque_ops *ws_variant_by_id(unsigned id);
 /* The rows' names, in id order, joined by '|' (for messages). */
 const char *ws_variant_names(void);
+/* Why a variant is or is not sound without bounded TSO (WS_WEAK_MEMORY),
+ * and the names of those that are, joined by ", " (for messages). */
+const char *ws_variant_weak_memory_why(const ws_deque_ops *ops);
+const char *ws_variant_weak_memory_names(void);
 
 /* Slots: allocation (zeroed, ending at a guard page a push past the end
  * faults in) and the message when the deque is full. */

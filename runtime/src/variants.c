@@ -1,4 +1,5 @@
 /* variants.c — the table of deque variants (ws/variants.def). */
+#include <stdio.h>
 #include <string.h>
 
 #include "deque.h"
@@ -27,3 +28,39 @@ static const char ws_names[] = ""
     ;
 
 const char *ws_variant_names(void) { return &ws_names[1]; }
+
+static const char *const ws_weak_why[WS_VARIANT_COUNT] = {
+#define WS_WEAK_MEMORY(name, sound, why) [WS_VARIANT_ID_##name] = why,
+#include "ws/variants.def"
+#undef WS_WEAK_MEMORY
+};
+
+const char *ws_variant_weak_memory_why(const ws_deque_ops *ops) {
+  return ws_weak_why[ops->id];
+}
+
+enum {
+  ws_weak_rows = 0
+#define WS_WEAK_MEMORY(name, sound, why) +1
+#include "ws/variants.def"
+#undef WS_WEAK_MEMORY
+};
+_Static_assert((int)ws_weak_rows == (int)WS_VARIANT_COUNT,
+               "ws/variants.def: one WS_WEAK_MEMORY row per variant");
+
+static const int ws_weak_sound[WS_VARIANT_COUNT] = {
+#define WS_WEAK_MEMORY(name, sound, why) [WS_VARIANT_ID_##name] = sound,
+#include "ws/variants.def"
+#undef WS_WEAK_MEMORY
+};
+
+const char *ws_variant_weak_memory_names(void) {
+  static char buf[sizeof ws_names + 2 * WS_VARIANT_COUNT];
+  size_t n = 0;
+  buf[0] = 0;
+  for (unsigned i = 0; i < WS_VARIANT_COUNT; i++)
+    if (ws_weak_sound[i])
+      n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "",
+                            ws_variants[i]->name);
+  return buf;
+}
