@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "tasks.h"
 #include "taskq.h"
 
@@ -66,8 +67,7 @@ static void taskloop(int32_t gtid, void *task, int32_t if_val, uint64_t *lb,
     uint64_t n = gr + (i < extras ? 1 : 0);
     if (n > tc - done)
       n = tc - done; /* strict: the last part is what is left */
-    ws_omp_gtask *c = aligned_alloc(WS_CACHE_LINE, (g->size + WS_CACHE_LINE - 1) &
-                                                       ~(size_t)(WS_CACHE_LINE - 1));
+    ws_omp_gtask *c = ws_omp_block_alloc(g->size);
     if (!c)
       ws_fatal("out of memory allocating a taskloop task");
     memcpy(c, g, g->size);
@@ -88,7 +88,7 @@ static void taskloop(int32_t gtid, void *task, int32_t if_val, uint64_t *lb,
   /* The pattern never runs; its firstprivates go. */
   if (g->h.flags & KMP_TASK_DESTRUCTORS)
     kt->data1.destructors(gtid, kt);
-  free(g);
+  ws_omp_block_free(g, g->size);
   if (!nogroup)
     __kmpc_end_taskgroup(NULL, gtid);
 }

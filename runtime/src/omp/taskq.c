@@ -10,6 +10,7 @@
 
 #include "../idle.h"
 #include "../views.h"
+#include "blocks.h"
 #include "echo.h"
 #include "taskq.h"
 
@@ -253,5 +254,5 @@ void ws_omp_run_task(ws_omp_task *t) {
     kt->data1.destructors(gtid, kt);
   __ws_omp_current_task = cur;
   ws_omp_pending = pending;
-  free(g);
+  ws_omp_block_free(g, g->size);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../idle.h"
+#include "blocks.h"
 #include "refuse.h"
 #include "taskq.h"
 #include "taskred.h"
@@ -33,8 +34,7 @@ void *__kmpc_omp_task_alloc(ident_t *loc, int32_t gtid, int32_t flags,
     ws_omp_refuse("target nowait", "__kmpc_omp_task_alloc");
   size_t shareds_at = (WS_OMP_TASK_HEADER + sizeof_kmp_task_t + 15) & ~(size_t)15;
   size_t size = shareds_at + sizeof_shareds;
-  size_t alloc = (size + WS_CACHE_LINE - 1) & ~(size_t)(WS_CACHE_LINE - 1);
-  ws_omp_gtask *g = aligned_alloc(WS_CACHE_LINE, alloc);
+  ws_omp_gtask *g = ws_omp_block_alloc(size);
   if (!g)
     ws_fatal("out of memory allocating an OpenMP task of %zu bytes", size);
   memset(g, 0, WS_OMP_TASK_HEADER + sizeof(kmp_task_t));
@@ -109,7 +109,7 @@ void __kmpc_omp_task_complete_if0(ident_t *loc, int32_t gtid, void *task) {
     kt->data1.destructors(gtid, kt);
   __ws_omp_current_task = g->h.saved_current;
   ws_omp_pending = g->h.saved_pending;
-  free(g);
+  ws_omp_block_free(g, g->size);
 }
 
 /* The fast path's check: no queued child, one load. */
