@@ -109,7 +109,7 @@ bool RegionSplit::run() {
 
   // The task: the call and everything that depends on it or on its temps.
   SmallPtrSet<const Value *, 16> InTask;
-  SmallVector<Instruction *, 8> Hoist;
+  SmallVector<Instruction *, 8> Hoist, Sink;
   for (Instruction *I : Region) {
     if (isa<DbgInfoIntrinsic>(I)) {
       Dropped.push_back(I);
@@ -136,10 +136,22 @@ bool RegionSplit::run() {
                   "C++ lambda");
       return false;
     }
+    // The end of a temporary's life (the caller's copy of an aggregate
+    // passed by value): after the spawn, which copies the argument into
+    // the task's frame there.  Hoisted before the call, it ended the
+    // temporary before that copy read it, and the optimizer dropped the
+    // writes that filled it (issue 36: AArch64 structs of 30 bytes and more).
+    if (const auto *II = dyn_cast<IntrinsicInst>(I);
+        II && II->getIntrinsicID() == Intrinsic::lifetime_end) {
+      Sink.push_back(I);
+      continue;
+    }
     Hoist.push_back(I);
   }
   for (Instruction *I : Hoist)
     I->moveBefore(S.Call);
+  for (Instruction *I : reverse(Sink))
+    I->moveAfter(S.End);
 
   for (Instruction *I : Task)
     for (User *U : I->users())
