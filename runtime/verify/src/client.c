@@ -55,7 +55,7 @@ const vf_step_info vf_client_steps[C_NSTEPS] = {
     [C_RUN_SLOT] = {"(runtime) ws_run_stolen: run the task in its slot", SCHED,
                     "t->run(t, tail);"},
     [C_RUN_DONE] = {"(runtime) ws_run_stolen: mark it DONE", SCHED,
-                    "__atomic_store_n(&t->state, (uintptr_t)left | threw | WS_TASK_DONE,"},
+                    "__atomic_store_n(&t->state, (uintptr_t)left | threw | WS_TASK_DONE, __ATOMIC_RELEASE);"},
 };
 
 int vf_nthreads(const vf_config *cfg) { return 1 + cfg->thieves; }
@@ -224,6 +224,10 @@ int vf_idle_return(vf_ctx *c) {
 int vf_quiesce_return(vf_ctx *c) { return next_op(c); }
 
 int vf_store_fenced(vf_ctx *c, int addr, int val) {
+  if (c->cfg->weak) { /* the seq_cst exchange: ldaxr, stlxr into the buffer */
+    vf_xchg(c, addr, val);
+    return !c->wait;
+  }
   if (!vf_drained(c->th))
     return 0; /* xchg: the buffer drains first */
   vf_xchg(c, addr, val);
@@ -285,9 +289,18 @@ static int client_step(vf_ctx *c) {
   }
 }
 
+static int thread_step(vf_ctx *c);
+
 /* Runs one step of thread c->tid: the first or next step of its current
- * operation. */
+ * operation.  --memory=weak: an access that must wait blocks the step (the
+ * caller drops the state it changed). */
 int vf_thread_step(vf_ctx *c) {
+  c->wait = 0;
+  int rc = thread_step(c);
+  return c->wait && rc == STEP_OK ? STEP_BLOCKED : rc;
+}
+
+static int thread_step(vf_ctx *c) {
   const vf_config *cfg = c->cfg;
   vf_thread *th = c->th;
   const vf_variant *v = cfg->v;

@@ -45,7 +45,70 @@ static const struct {
     {"--no-reset", DROP_RESET, "the reset after a join"},
     {"--no-quiesce", DROP_QUIESCE, "quiesce when the worker stops"},
     {"--no-barrier", DROP_BARRIER, "barrier forced on the owner"},
+    {"--no-fenced-peek", DROP_FENCED_PEEK, "seq_cst load of H after the take's exchange"},
 };
+
+/* --memory=weak: the order of a step's access is the one its quoted C
+ * statement names: an explicit memory order, or a call of one of the
+ * runtime's helpers below, whose definition --check-source finds in the
+ * runtime (srccheck.c), so the order is checked against the source too. */
+const vf_helper vf_helpers[] = {
+    {"ws_th_peek_head_fenced(", VO_SC, "tailhead.h",
+     "return (uint32_t)atomic_load_explicit(&q->H, ws_seq_cst);"},
+    {"ws_th_peek_head(", VO_PLAIN, "tailhead.h",
+     "static inline uint32_t ws_th_peek_head(const ws_dq *q) { return ws_peek32(&q->H); }"},
+    {"ws_peek32(", VO_PLAIN, "atomics.h", "return *(const volatile uint32_t *)p;"},
+    {"WS_STORE_FENCED(", VO_SC, "atomics.h",
+     "#define WS_STORE_FENCED(p, v) ((void)atomic_exchange_explicit((p), (v), ws_seq_cst))"},
+    {"ws_store_tail(", VO_REL, "deque.h",
+     "void ws_store_tail(ws_dq *q, ws_slot *t) { atomic_store_explicit(&q->T, t, ws_release);"},
+    {"ws_anticoalesce_store(", VO_PLAIN, "deque.h",
+     "void ws_anticoalesce_store(ws_slot *t) { ws_tls_scratch[0] = (uint64_t)(uintptr_t)t;"},
+    {"ws_th_lock(", VO_ACQ, "tailhead.h",
+     "!atomic_exchange_explicit(&q->lock, 1, ws_acquire))"},
+    {"ws_th_unlock(", VO_REL, "tailhead.h",
+     "static inline void ws_th_unlock(ws_dq *q) { atomic_store_explicit(&q->lock, 0, ws_release);"},
+    {"ws_barrier_victim(", VO_FULL, NULL, NULL}, /* membarrier.c, quoted by the step */
+    {NULL, 0, NULL, NULL}};
+
+static const struct {
+  const char *token;
+  int order;
+} order_tokens[] = {
+    {"ws_seq_cst", VO_SC},        {"memory_order_seq_cst", VO_SC},
+    {"__ATOMIC_SEQ_CST", VO_SC},  {"ws_acq_rel", VO_ACQ_REL},
+    {"__ATOMIC_ACQ_REL", VO_ACQ_REL}, {"ws_release", VO_REL},
+    {"__ATOMIC_RELEASE", VO_REL}, {"ws_acquire", VO_ACQ},
+    {"__ATOMIC_ACQUIRE", VO_ACQ}, {"ws_relaxed", VO_RLX},
+    {"__ATOMIC_RELAXED", VO_RLX}};
+
+/* The order the statement names first (a CAS: its success order); plain
+ * when it names none (compiled code's and the runtime's plain accesses). */
+int vf_order_of(const char *code, unsigned drop) {
+  if (!code)
+    return VO_PLAIN;
+  if ((drop & DROP_FENCED_PEEK) && strstr(code, "ws_th_peek_head_fenced("))
+    return VO_PLAIN; /* the take before dfa1a27: ws_th_peek_head(q) */
+  const char *best = NULL;
+  int order = VO_PLAIN;
+  for (const vf_helper *h = vf_helpers; h->call; h++) {
+    const char *at = strstr(code, h->call);
+    if (at && (!best || at < best))
+      best = at, order = h->order;
+  }
+  for (size_t i = 0; i < sizeof order_tokens / sizeof order_tokens[0]; i++) {
+    const char *at = strstr(code, order_tokens[i].token);
+    if (at && (!best || at < best))
+      best = at, order = order_tokens[i].order;
+  }
+  return order;
+}
+
+const char *vf_order_name(int order) {
+  static const char *const names[] = {"plain", "relaxed", "acquire", "release",
+                                      "acq_rel", "seq_cst", "full barrier"};
+  return names[order];
+}
 #define NDROPS (int)(sizeof drops / sizeof drops[0])
 
 const char *vf_drop_names(unsigned drop, char *buf, size_t n) {
@@ -190,7 +253,7 @@ static void usage_line(char *buf, size_t n) {
   snprintf(buf + used, used < n ? n - used : 0,
            " [--S=1..8] [--x=0..4] [--delta=N|bound|bound-N|inf] [--tasks=1..6 | "
            "--script=pt[pt]..] [--thieves=1..3] [--steals=1..3] "
-           "[--buffer=plain|b|coalesce] [--no-fence] [--no-anticoalesce] "
+           "[--buffer=plain|b|coalesce] [--memory=tso|weak] [--no-fence] [--no-fenced-peek] [--no-anticoalesce] "
            "[--no-reset-tag] [--no-take-tag] [--no-reset-lock] "
            "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--no-barrier] "
            "[--strict-peek] "
@@ -254,6 +317,10 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
             : !strcmp(val, "b")        ? (cfg->buffer = BUF_B, 0)
             : !strcmp(val, "coalesce") ? (cfg->buffer = BUF_COALESCE, 0)
                                        : 1;
+    else if (!strcmp(key, "--memory"))
+      bad = !strcmp(val, "tso")    ? (cfg->weak = 0, 0)
+            : !strcmp(val, "weak") ? (cfg->weak = 1, 0)
+                                   : 1;
     else if (!strcmp(a, "--strict-peek"))
       cfg->strict_peek = 1;
     else if (!strcmp(key, "--expect"))
@@ -293,6 +360,23 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
                drops[d].option, cfg->v->name, drops[d].what);
       return -1;
     }
+  if (cfg->weak && cfg->buffer != BUF_PLAIN) {
+    snprintf(err, n, "--memory=weak: B and coalescing are TSO's (--buffer=plain)");
+    return -1;
+  }
+  if (cfg->weak && !strcmp(cfg->v->name, "split")) {
+    snprintf(err, n, "--memory=weak: the split model's mixed-size accesses "
+                     "have no weak-memory model");
+    return -1;
+  }
+  if (cfg->v->nsteps > VF_MAX_STEPS) {
+    snprintf(err, n, "the %s model has more than %d steps", cfg->v->name, VF_MAX_STEPS);
+    return -1;
+  }
+  for (int pc = 0; pc < cfg->v->nsteps; pc++)
+    cfg->order[pc] = (uint8_t)vf_order_of(cfg->v->steps[pc].code, cfg->drop);
+  for (int pc = 0; pc < C_NSTEPS; pc++)
+    cfg->client_order[pc] = (uint8_t)vf_order_of(vf_client_steps[pc].code, cfg->drop);
   /* x counts the take's own stores between two takes (ws-storecount does). */
   cfg->take_stores = model->take_stores - !!(cfg->drop & DROP_ANTICOALESCE);
   if (cfg->x < cfg->take_stores) {

@@ -13,10 +13,10 @@
 
 #include "verify.h"
 
-#define MOVE_STEP 0
-#define MOVE_DRAIN 1
-#define MOVE_FLUSH_B 2
-#define MOVE(tid, kind) ((uint8_t)((tid) * 3 + (kind)))
+#define MOVE_STEP VF_MOVE_STEP
+#define MOVE_DRAIN VF_MOVE_DRAIN
+#define MOVE_FLUSH_B VF_MOVE_FLUSH_B
+#define MOVE VF_MOVE
 
 /* ---- compact encoding: only the live threads and buffer entries ---- */
 
@@ -268,11 +268,12 @@ vf_result vf_explore(const vf_config *cfg) {
     decode(cfg, rec(&st, i)->code, &s);
     int stuck = !vf_all_finished(cfg, &s) && buffers_empty(cfg, &s);
     for (int tid = 0; tid < nth && !res.violation; tid++) {
-      for (int kind = MOVE_STEP; kind <= MOVE_FLUSH_B; kind++) {
+      int last = cfg->weak ? VF_MOVE_DRAIN_AT(s.th[tid].nsb - 1) : MOVE_FLUSH_B;
+      for (int kind = MOVE_STEP; kind <= last; kind++) {
         next = s;
         vf_thread *th = &next.th[tid];
         if (kind == MOVE_STEP) {
-          vf_ctx c = {cfg, &next, tid, th, NULL, why};
+          vf_ctx c = {cfg, &next, tid, th, NULL, why, 0};
           int rc = vf_thread_step(&c);
           if (rc == STEP_BLOCKED)
             continue;
@@ -281,13 +282,17 @@ vf_result vf_explore(const vf_config *cfg) {
             res.violation = 1;
             break;
           }
-          vf_ctx w = {cfg, &s, tid, &s.th[tid], NULL, why};
+          vf_ctx w = {cfg, &s, tid, &s.th[tid], NULL, why, 0};
           if (!cfg->v->waiting || !cfg->v->waiting(&w))
             stuck = 0;
         } else if (kind == MOVE_DRAIN) {
-          if (!vf_can_drain(cfg, th))
+          if (!vf_can_drain_at(cfg, &next, tid, 0))
             continue;
           vf_drain(cfg, &next, tid, NULL);
+        } else if (kind > MOVE_FLUSH_B) { /* --memory=weak: a younger entry */
+          if (!vf_can_drain_at(cfg, &next, tid, kind - 2))
+            continue;
+          vf_drain_at(cfg, &next, tid, kind - 2, NULL);
         } else {
           if (th->b.addr == A_NONE)
             continue;

@@ -28,11 +28,11 @@ int main(int argc, char **argv) {
   int vacuous = !r.violation && !r.limit_hit && !vf_saw_steal;
   char dropped[128], delta[16];
   vf_drop_names(cfg.drop, dropped, sizeof dropped);
-  printf("%s S=%d x=%d delta=%s buffer=%s%s%s script=%s thieves=%d steals=%d "
+  printf("%s S=%d x=%d delta=%s buffer=%s%s%s%s script=%s thieves=%d steals=%d "
          "expect=%s: %s, %ld states, %ld transitions, %ld final states, %.2f s\n",
          cfg.v->name, cfg.S, cfg.x, vf_delta_name(cfg.delta, delta, sizeof delta),
          cfg.buffer == BUF_PLAIN ? "plain" : cfg.buffer == BUF_B ? "b" : "coalesce",
-         dropped, cfg.strict_peek ? " strict-peek" : "",
+         cfg.weak ? " memory=weak" : "", dropped, cfg.strict_peek ? " strict-peek" : "",
          cfg.script, cfg.thieves, cfg.steals,
          expect < 0 ? "-" : expect ? "violation" : "safe",
          r.violation   ? "VIOLATION"

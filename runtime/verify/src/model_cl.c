@@ -2,7 +2,9 @@
  * model_cl.c — runtime/src/deque_cl.c, step by step (paper 000 Fig. 2c),
  * and the conflict path and reset FF-CL shares with it (vf_cl_step).
  * --no-fence turns the worker's WS_STORE_FENCED(&q->T, t) into a plain
- * store: the negative control that must lose a task.  --no-reset-tag and
+ * store: the negative control that must lose a task.  --no-fenced-peek
+ * reads H after the exchange with a plain load (ws_th_peek_head, the take
+ * before dfa1a27), which --memory=weak must catch and TSO must not.  --no-reset-tag and
  * --no-take-tag move H down without a new tag.
  */
 #include <stdio.h>
@@ -25,7 +27,7 @@ static const vf_step_info steps[NSTEPS] = {
     [TAKE_STORE_T] = {"Fig.2a take  T := t; fence()", F,
                       "WS_STORE_FENCED(&q->T, t);"},
     [TAKE_LOAD_H] = {"Fig.2a take  h := H; if (t > h)", F,
-                     "uint64_t H = ws_th_peek_head(q);",
+                     "uint64_t H = ws_th_peek_head_fenced(q);",
                      "if (ws_likely(ws_th_above(t, H))) /* t > h */"},
     [STEAL_LOAD_H] = {"Fig.2c l.46 h := H", F,
                       "uint64_t H = atomic_load_explicit(&q->H, ws_seq_cst);"},
@@ -126,7 +128,7 @@ static void show(const int8_t *m) {
 
 const vf_variant vf_cl = {
     .name = "cl",
-    .drops = DROP_FENCE | DROP_RESET_TAG | DROP_TAKE_TAG | DROP_RESET,
+    .drops = DROP_FENCE | DROP_FENCED_PEEK | DROP_RESET_TAG | DROP_TAKE_TAG | DROP_RESET,
     .put_pc = TH_PUT_STORE_T,
     .take_pc = TAKE_STORE_T,
     .steal_pc = STEAL_LOAD_H,

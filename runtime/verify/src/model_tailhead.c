@@ -43,9 +43,16 @@ int vf_th_step(vf_ctx *c) {
 }
 
 /* ws_th_lock: test and test-and-set.  The test reads 0 and the xchg (which
- * waits for an empty buffer) succeeds in one step; while the lock is held
+ * waits for an empty buffer; --memory=weak: for none, it is acquire)
+ * succeeds in one step; while the lock is held
  * the thread only spins, which the model leaves out (blocked). */
 int vf_th_lock(vf_ctx *c) {
+  if (c->cfg->weak) { /* an acquire exchange: earlier stores may stay buffered */
+    if (c->s->mem[A_LOCK] != 0)
+      return 0;
+    vf_xchg(c, A_LOCK, 1);
+    return !c->wait;
+  }
   if (!vf_drained(c->th) || c->s->mem[A_LOCK] != 0)
     return 0;
   vf_xchg(c, A_LOCK, 1);

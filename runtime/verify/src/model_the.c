@@ -1,7 +1,9 @@
 /*
  * model_the.c — runtime/src/deque_the.c, step by step (paper 000 Fig. 2b).
  * --no-fence turns the worker's WS_STORE_FENCED(&q->T, t) into a plain
- * store: the negative control that must lose a task.
+ * store: the negative control that must lose a task.  --no-fenced-peek
+ * reads H after the exchange with a plain load (ws_th_peek_head, the take
+ * before dfa1a27), which --memory=weak must catch and TSO must not.
  */
 #include <stdio.h>
 
@@ -33,7 +35,7 @@ static const vf_step_info steps[NSTEPS] = {
     [TAKE_STORE_T] = {"Fig.2a take  T := t; fence()", F,
                       "WS_STORE_FENCED(&q->T, t);"},
     [TAKE_LOAD_H] = {"Fig.2a take  h := H; Fig.2b l.3 if (t < h)", F,
-                     "uint64_t H = ws_th_peek_head(q);",
+                     "uint64_t H = ws_th_peek_head_fenced(q);",
                      "if (ws_likely(ws_th_at_or_above(t, H)))"},
     [CONFLICT_LOCK] = {"Fig.2b l.4 lock()", F, "ws_th_lock(q);"},
     [CONFLICT_LOAD_H] = {"Fig.2b l.5 if (H >= t + 1)", F,
@@ -141,7 +143,7 @@ static void show(const int8_t *m) {
 
 const vf_variant vf_the = {
     .name = "the",
-    .drops = DROP_FENCE | DROP_RESET_LOCK | DROP_RESET,
+    .drops = DROP_FENCE | DROP_FENCED_PEEK | DROP_RESET_LOCK | DROP_RESET,
     .put_pc = TH_PUT_STORE_T,
     .take_pc = TAKE_STORE_T,
     .steal_pc = STEAL_PEEK_T,

@@ -89,6 +89,14 @@ int vf_check_source(const char *srcdir) {
     if (check_steps(srcdir, m->v->name, m->v->steps, m->v->nsteps, &checked,
                     &missing))
       return 2;
+  /* The helpers whose calls give a step its order under --memory=weak. */
+  for (const vf_helper *h = vf_helpers; h->call; h++) {
+    if (!h->file)
+      continue;
+    vf_step_info info = {"helper", h->file, h->definition, NULL, NULL, {NULL}};
+    if (check_steps(srcdir, "weak-memory order", &info, 1, &checked, &missing))
+      return 2;
+  }
   printf("%d statements and conditions quoted by the models, %d missing from %s\n",
          checked, missing, srcdir);
   return missing ? 1 : 0;

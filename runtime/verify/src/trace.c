@@ -52,6 +52,11 @@ static void print_entry(const vf_store *e) {
     printf(" (tail,split)=(%d,%d)", e->val % 16, e->val / 16);
   else
     printf(" %s=%d", vf_addr_name(e->addr, a, sizeof a), e->val);
+  if (e->publishes & (VF_ST_REL | VF_ST_RMW))
+    printf("(%s%s)", e->publishes & VF_ST_RMW ? "rmw" : "",
+           (e->publishes & (VF_ST_REL | VF_ST_RMW)) == (VF_ST_REL | VF_ST_RMW) ? ",rel"
+           : e->publishes & VF_ST_REL                                        ? "rel"
+                                                                             : "");
 }
 
 static void print_machine(const vf_config *cfg, const vf_state *s) {
@@ -94,14 +99,14 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
   vf_initial_state(cfg, &s);
   char dropped[128], delta[16];
   vf_drop_names(cfg->drop, dropped, sizeof dropped);
-  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%s, buffer=%s%s%s, "
+  printf("counterexample, %d steps (%s, S=%d, x=%d, delta=%s, buffer=%s%s%s%s, "
          "script %s, %d thie%s x %d steal%s):\n",
          n, cfg->v->name, cfg->S, cfg->x, vf_delta_name(cfg->delta, delta, sizeof delta),
          cfg->buffer == BUF_PLAIN ? "plain" : cfg->buffer == BUF_B ? "b" : "coalesce",
-         *dropped ? ", left out:" : "", dropped, cfg->script, cfg->thieves,
+         cfg->weak ? ", memory=weak" : "", *dropped ? ", left out:" : "", dropped, cfg->script, cfg->thieves,
          cfg->thieves > 1 ? "ves" : "f", cfg->steals, cfg->steals > 1 ? "s" : "");
   for (int i = 0; i < n; i++) {
-    int tid = moves[i] / 3, kind = moves[i] % 3;
+    int tid = moves[i] / VF_MOVE_KINDS, kind = moves[i] % VF_MOVE_KINDS;
     vf_thread *th = &s.th[tid];
     vf_note note = {{0}, 0};
     char name[16], op[16];
@@ -109,7 +114,7 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
     if (kind == 0) {
       const vf_step_info *info = vf_next_step_info(cfg, th, tid);
       op_name(cfg, th, tid, op, sizeof op);
-      vf_ctx c = {cfg, &s, tid, th, &note, whybuf};
+      vf_ctx c = {cfg, &s, tid, th, &note, whybuf, 0};
       vf_thread_step(&c);
       if (note.continued_pc)
         info = &cfg->v->steps[note.continued_pc];
@@ -119,8 +124,11 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
       print_padded(info->fig, 58);
       printf(" %s\n", note.access);
       if (info->code)
-        printf("%14s%s: %s%s%s\n", "", info->file, info->code,
-               info->cond ? "  ...  " : "", info->cond ? info->cond : "");
+        printf("%14s%s: %s%s%s%s%s%s\n", "", info->file, info->code,
+               info->cond ? "  ...  " : "", info->cond ? info->cond : "",
+               cfg->weak ? "  [weak: " : "",
+               cfg->weak ? vf_order_name(vf_order_of(info->code, cfg->drop)) : "",
+               cfg->weak ? "]" : "");
       if (info->also_file && info->also[0]) {
         printf("%14s%s: %s", "", info->also_file, info->also[0]);
         for (int q = 1; q < 3 && info->also[q]; q++)
@@ -128,10 +136,12 @@ void vf_print_trace(const vf_config *cfg, const uint8_t *moves, int n,
         printf("\n");
       }
     } else {
-      if (kind == 1)
+      if (kind == VF_MOVE_DRAIN)
         vf_drain(cfg, &s, tid, &note);
-      else
+      else if (kind == VF_MOVE_FLUSH_B)
         vf_flush_b(&s, tid, &note);
+      else
+        vf_drain_at(cfg, &s, tid, kind - 2, &note);
       printf("%4d  %-7s %-9s [%s] %s\n", i + 1, "memory", "", name, note.access);
     }
     vf_after_step(cfg, &s);

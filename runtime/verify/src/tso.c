@@ -11,6 +11,27 @@
  *    holds the same address, in which case the entry overwrites it;
  *  - atomic operations (xchg, CAS) and fences need an empty buffer and an
  *    empty B, and then act on memory directly.
+ *
+ * --memory=weak (cfg->weak), ARMv8-like, each access with the memory order
+ * of the C statement its step quotes (vf_order_now):
+ *  - a store enters the buffer; a release (or seq_cst) store is marked
+ *    VF_ST_REL.  Any entry may reach memory, not only the oldest, unless an
+ *    earlier entry has its address (coherence) or it is a release entry
+ *    (which waits for every earlier store): stores pass earlier stores;
+ *  - loads read their own newest buffered store, else memory, so they pass
+ *    buffered stores; a seq_cst load (ldar) waits until no release entry is
+ *    buffered (RCsc: stlr, stlxr then ldar are ordered); a relaxed or
+ *    acquire one (ldapr) does not;
+ *  - an RMW is ldaxr/stlxr, the weakest compilation (no LSE): it reads
+ *    memory at once and buffers its store, marked VF_ST_RMW (and VF_ST_REL
+ *    when its order releases).  A release RMW waits first for an empty
+ *    buffer; every RMW waits while its own buffer or another thread's RMW
+ *    store holds its address, and no other thread's store to that address
+ *    reaches memory before the RMW's does (the exclusive succeeds; a failed
+ *    one is a retry, an execution the search has too);
+ *  - loads are made in program order, at their step: a load is never
+ *    satisfied before an earlier load, and a store never reaches memory
+ *    before an earlier load (docs/verification.md says where that matters).
  */
 #include <stdio.h>
 
@@ -61,8 +82,60 @@ static void note(vf_ctx *c, const char *what, int addr, int val,
              *what == 'l' ? " -> " : " := ", val, where);
 }
 
+static int has_release(const vf_thread *th) {
+  for (int i = 0; i < th->nsb; i++)
+    if (th->sb[i].publishes & VF_ST_REL)
+      return 1;
+  return 0;
+}
+
+static int overlap(int a, int b) {
+  return a == b || (a == A_TS && (b == A_TAIL || b == A_SPLIT)) ||
+         (b == A_TS && (a == A_TAIL || a == A_SPLIT));
+}
+
+/* Another thread than tid has an RMW store to addr in its buffer. */
+static int reserved_by_other(const vf_state *s, int nth, int tid, int addr) {
+  for (int u = 0; u < nth; u++)
+    if (u != tid)
+      for (int i = 0; i < s->th[u].nsb; i++)
+        if ((s->th[u].sb[i].publishes & VF_ST_RMW) && overlap(s->th[u].sb[i].addr, addr))
+          return 1;
+  return 0;
+}
+
+static int is_release(int order) {
+  return order == VO_REL || order == VO_ACQ_REL || order == VO_SC || order == VO_FULL;
+}
+
+int vf_order_now(const vf_ctx *c) {
+  const vf_thread *th = c->th;
+  if (th->phase == PH_CLIENT)
+    return c->cfg->client_order[th->pc];
+  return c->cfg->order[th->pc];
+}
+
+/* --memory=weak: may the thread's RMW on addr start now? */
+static int rmw_ready(vf_ctx *c, int addr) {
+  const vf_thread *th = c->th;
+  if (th->nsb == c->cfg->S || (is_release(vf_order_now(c)) && th->nsb))
+    return 0;
+  for (int i = 0; i < th->nsb; i++)
+    if (overlap(th->sb[i].addr, addr))
+      return 0;
+  return !reserved_by_other(c->s, vf_nthreads(c->cfg), c->tid, addr);
+}
+
+static void push_rmw(vf_ctx *c, int addr, int val) {
+  vf_thread *th = c->th;
+  uint8_t flags = VF_ST_RMW | (is_release(vf_order_now(c)) ? VF_ST_REL : 0);
+  th->sb[th->nsb++] = (vf_store){(uint8_t)addr, (int8_t)val, flags};
+}
+
 int vf_load(vf_ctx *c, int addr) {
   const vf_thread *th = c->th;
+  if (c->cfg->weak && vf_order_now(c) == VO_SC && has_release(th))
+    c->wait = 1; /* ldar after stlr: the step blocks */
   for (int i = th->nsb - 1; i >= 0; i--)
     if (covers(&th->sb[i], addr)) {
       int v = value_of(&th->sb[i], addr);
@@ -111,8 +184,9 @@ int vf_store_(vf_ctx *c, int addr, int val, int publishes) {
   vf_thread *th = c->th;
   if (th->nsb == c->cfg->S)
     return 0; /* full: the memory subsystem must drain first (rule 6) */
-  th->sb[th->nsb++] = (vf_store){(uint8_t)addr, (int8_t)val, (uint8_t)publishes};
-  note(c, "store ", addr, val, " -> buffer");
+  uint8_t rel = c->cfg->weak && is_release(vf_order_now(c)) ? VF_ST_REL : 0;
+  th->sb[th->nsb++] = (vf_store){(uint8_t)addr, (int8_t)val, (uint8_t)(publishes | rel)};
+  note(c, "store ", addr, val, rel ? " -> buffer (release)" : " -> buffer");
   return 1;
 }
 
@@ -120,24 +194,41 @@ int vf_drained(const vf_thread *th) { return th->nsb == 0 && th->b.addr == A_NON
 
 int vf_xchg(vf_ctx *c, int addr, int val) {
   int old = c->s->mem[addr];
-  c->s->mem[addr] = (int8_t)val;
+  if (c->cfg->weak && !rmw_ready(c, addr)) {
+    c->wait = 1;
+    return old;
+  }
+  if (c->cfg->weak)
+    push_rmw(c, addr, val);
+  else
+    c->s->mem[addr] = (int8_t)val;
   if (c->note) {
     char a[24];
-    snprintf(c->note->access, sizeof c->note->access, "xchg %s := %d (was %d)",
-             vf_addr_name(addr, a, sizeof a), val, old);
+    snprintf(c->note->access, sizeof c->note->access, "xchg %s := %d (was %d)%s",
+             vf_addr_name(addr, a, sizeof a), val, old,
+             !c->cfg->weak ? ""
+             : is_release(vf_order_now(c)) ? ", store -> buffer (release)"
+                                            : ", store -> buffer");
   }
   return old;
 }
 
 int vf_cas(vf_ctx *c, int addr, int expect, int val) {
+  if (c->cfg->weak && !rmw_ready(c, addr)) {
+    c->wait = 1;
+    return 0;
+  }
   int ok = c->s->mem[addr] == expect;
   if (c->note) {
     char a[24];
-    snprintf(c->note->access, sizeof c->note->access, "CAS %s %d -> %d %s",
+    snprintf(c->note->access, sizeof c->note->access, "CAS %s %d -> %d %s%s",
              vf_addr_name(addr, a, sizeof a), expect, val,
-             ok ? "succeeds" : "fails");
+             ok ? "succeeds" : "fails",
+             ok && c->cfg->weak ? ", store -> buffer" : "");
   }
-  if (ok)
+  if (ok && c->cfg->weak)
+    push_rmw(c, addr, val);
+  else if (ok)
     c->s->mem[addr] = (int8_t)val;
   return ok;
 }
@@ -162,8 +253,8 @@ static void to_memory(vf_state *s, const vf_store *e) {
   } else {
     s->mem[e->addr] = e->val;
   }
-  if (e->publishes)
-    s->visible |= (uint8_t)(1u << (e->publishes - 1));
+  if (e->publishes & VF_PUB_MASK)
+    s->visible |= (uint8_t)(1u << ((e->publishes & VF_PUB_MASK) - 1));
 }
 
 int vf_can_drain(const vf_config *cfg, const vf_thread *th) {
@@ -203,6 +294,37 @@ void vf_drain(const vf_config *cfg, vf_state *s, int tid, vf_note *note) {
              th->b.addr == A_NONE ? "-> B" : "-> B (coalesced with B)");
     th->b = e;
   }
+}
+
+int vf_can_drain_at(const vf_config *cfg, const vf_state *s, int tid, int i) {
+  const vf_thread *th = &s->th[tid];
+  if (!cfg->weak)
+    return i == 0 && vf_can_drain(cfg, th);
+  if (i >= th->nsb)
+    return 0;
+  const vf_store *e = &th->sb[i];
+  if (i > 0 && (e->publishes & VF_ST_REL))
+    return 0;
+  for (int j = 0; j < i; j++)
+    if (overlap(th->sb[j].addr, e->addr))
+      return 0;
+  return (e->publishes & VF_ST_RMW) || !reserved_by_other(s, vf_nthreads(cfg), tid, e->addr);
+}
+
+/* --memory=weak: entry i reaches memory, out of order. */
+void vf_drain_at(const vf_config *cfg, vf_state *s, int tid, int i, vf_note *note) {
+  if (i == 0) {
+    vf_drain(cfg, s, tid, note);
+    return;
+  }
+  vf_thread *th = &s->th[tid];
+  vf_store e = th->sb[i];
+  for (int k = i + 1; k < th->nsb; k++)
+    th->sb[k - 1] = th->sb[k];
+  th->nsb--;
+  th->sb[th->nsb] = (vf_store){A_NONE, 0, 0};
+  to_memory(s, &e);
+  describe(note, "drain", &e, "-> memory (past older stores)");
 }
 
 void vf_flush_b(vf_state *s, int tid, vf_note *note) {

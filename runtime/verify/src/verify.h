@@ -75,8 +75,16 @@ enum vf_addr {
 typedef struct vf_store {
   uint8_t addr; /* A_NONE: empty */
   int8_t val;
-  uint8_t publishes; /* ghost: the task id whose push() wrote this T, or 0 */
+  /* Low bits (VF_PUB_MASK), ghost: the task id whose push() wrote this T,
+   * or 0.  --memory=weak only: VF_ST_REL, a release store (stlr, or the
+   * store of a release RMW): no later store passes it... it passes no
+   * earlier one; VF_ST_RMW, the store of an RMW (stlxr): no other thread
+   * writes the address until it drains. */
+  uint8_t publishes;
 } vf_store;
+#define VF_PUB_MASK 0x3f
+#define VF_ST_REL 0x40
+#define VF_ST_RMW 0x80
 
 /* Where a thread is. */
 enum vf_phase {
@@ -161,8 +169,15 @@ enum vf_drop {
   DROP_RESET_ALLSTOLEN = 32, /* split: reset leaves allstolen as it is */
   DROP_RESET = 64,           /* every variant: no ops->reset after a join */
   DROP_QUIESCE = 128,        /* private: the worker stops without closing */
-  DROP_BARRIER = 256         /* ffmb: the thief's barrier on the owner */
+  DROP_BARRIER = 256,        /* ffmb: the thief's barrier on the owner */
+  DROP_FENCED_PEEK = 512     /* the, cl: the take reads H with a plain load
+                                (ws_th_peek_head, before dfa1a27) */
 };
+
+/* --memory=weak: the memory order of a step's access, read from the C
+ * statement the step quotes (config.c, vf_order_of). */
+enum vf_order { VO_PLAIN, VO_RLX, VO_ACQ, VO_REL, VO_ACQ_REL, VO_SC, VO_FULL };
+#define VF_MAX_STEPS 64
 
 /* --delta=inf: no S is trusted (FF-MB's delta_validated = INT64_MAX), so
  * no T - delta > h ever holds. */
@@ -184,6 +199,9 @@ typedef struct vf_config {
   uint8_t slot_of[VF_MAX_TASKS]; /* the slot task k is pushed into */
   long max_states;
   int quiet;
+  int weak; /* --memory=weak (tso.c) */
+  uint8_t order[VF_MAX_STEPS];        /* enum vf_order of each model step */
+  uint8_t client_order[C_NSTEPS];     /* ... and of the scenario's steps */
 } vf_config;
 
 /* A note on what one step did, filled only while printing a trace. */
@@ -199,6 +217,7 @@ typedef struct vf_ctx {
   vf_thread *th;
   vf_note *note;    /* NULL while exploring */
   char *why;        /* violation message, VF_WHY bytes */
+  int wait;         /* --memory=weak: the access must wait (the step blocks) */
 } vf_ctx;
 #define VF_WHY 400
 
@@ -267,6 +286,10 @@ int vf_cas(vf_ctx *c, int addr, int expect, int val);
 int vf_cas_ts(vf_ctx *c, int tail, int split);
 int vf_can_drain(const vf_config *cfg, const vf_thread *th);
 void vf_drain(const vf_config *cfg, vf_state *s, int tid, vf_note *note);
+/* Entry i of thread tid's buffer may reach memory now (TSO: i = 0 only). */
+int vf_can_drain_at(const vf_config *cfg, const vf_state *s, int tid, int i);
+void vf_drain_at(const vf_config *cfg, vf_state *s, int tid, int i, vf_note *note);
+int vf_order_now(const vf_ctx *c); /* enum vf_order of the access being made */
 void vf_flush_b(vf_state *s, int tid, vf_note *note);
 void vf_barrier_on(vf_ctx *c, int tid); /* thread tid's buffer and B to memory */
 const char *vf_addr_name(int addr, char *buf, size_t n);
@@ -322,5 +345,23 @@ int vf_parse_args(int argc, char **argv, vf_config *cfg, int *expect,
 int vf_delta_bound(const vf_config *cfg);
 const char *vf_delta_name(int delta, char *buf, size_t n); /* "inf" or the number */
 const char *vf_drop_names(unsigned drop, char *buf, size_t n);
+int vf_order_of(const char *code, unsigned drop); /* enum vf_order */
+typedef struct vf_helper {
+  const char *call; /* as a quote calls it, e.g. "ws_store_tail(" */
+  int order;        /* enum vf_order of its access */
+  const char *file, *definition; /* where the runtime defines it (checked) */
+} vf_helper;
+extern const vf_helper vf_helpers[]; /* ends with {NULL} */
+const char *vf_order_name(int order);
+
+/* Moves (explore.c, trace.c): a thread's step, the drain of its oldest
+ * buffered store, the write of B, and (--memory=weak) the drain of its
+ * entry i >= 1. */
+#define VF_MOVE_STEP 0
+#define VF_MOVE_DRAIN 1
+#define VF_MOVE_FLUSH_B 2
+#define VF_MOVE_KINDS (2 + VF_MAX_S)
+#define VF_MOVE_DRAIN_AT(i) (2 + (i))
+#define VF_MOVE(tid, kind) ((uint8_t)((tid) * VF_MOVE_KINDS + (kind)))
 
 #endif
