@@ -18,7 +18,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -220,6 +220,22 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
     CI->setCalledFunction(Gtid ? Abi.GlobalThreadNum : Abi.Taskwait);
     CI->setAttributes(AttributeList());
   }
+  // __ws_omp_taskwait ignores its gtid: a gtid only taskwaits read (the
+  // task_alloc calls that read it are gone) is not asked for.  Its call at
+  // the entry would come before the function's leaf test, which
+  // ws-leafsplit then cannot move into the callers.
+  for (CallInst *CI : Calls) {
+    if (CI->arg_size() != 1)
+      continue;
+    bool OnlyTaskwaits = all_of(CI->users(), [](User *U) {
+      auto *W = dyn_cast<CallInst>(U);
+      return W && isCallTo(*W, TaskwaitName) && W->getArgOperand(0) != U;
+    });
+    if (!OnlyTaskwaits)
+      continue;
+    CI->replaceAllUsesWith(ConstantInt::get(CI->getType(), 0));
+    CI->eraseFromParent();
+  }
 }
 
 /// ws.omp.task.<entry>(ctx, task): the task's body, on whichever worker
@@ -293,28 +309,41 @@ void initContext(IRBuilderBase &B, Value *Ctx, uint32_t Flags, const OmpAbi &Abi
   B.CreateCall(Abi.CtxInit, {Ctx, B.getInt32(Flags)});
 }
 
-/// The launch: spawned (ws_spawn_void's markers), or called at once (an
-/// included task, in the final version; or the last task before a wait,
-/// which would be taken back at once: nothing runs between for a thief to
-/// overlap it with).
-void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi &Abi,
-            bool Included) {
+/// The launch.  The context first (it inherits its creator's final bit);
+/// then, where Spawn, a test: in a final or included task the task is
+/// included (called at once), else spawned (ws_spawn_void's markers).  The
+/// last task before a wait is always called: it would be taken back at
+/// once, nothing runs between for a thief to overlap it with.  The test is
+/// per site, not a final copy of the function at its entry: the entry stays
+/// the function's own, whose leaf test ws-leafsplit moves into the callers.
+void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi &Abi) {
   // Where the task is: clang's location (a constant), read by the runtime.
   auto *Loc = dyn_cast<Constant>(S.Launch->getArgOperand(0));
   Module &M = *S.Launch->getModule();
   IRBuilder<> B(S.Launch);
   B.SetCurrentDebugLocation(S.Launch->getDebugLoc());
   Value *Ctx = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Task, L.Ctx, "ws.omp.ctx");
-  initContext(B, Ctx, Included ? S.Flags | 2u : S.Flags, Abi);
+  initContext(B, Ctx, S.Flags, Abi);
   Function *Body = taskBody(*S.Entry, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi);
   if (Spawn) {
-    PointerType *Ptr = B.getPtrTy();
+    Value *Flags = B.CreateLoad(
+        B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS),
+        "ws.omp.flags");
+    Value *Final = B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0), "ws.omp.final");
+    Instruction *ThenTerm, *ElseTerm;
+    SplitBlockAndInsertIfThenElse(Final, S.Launch, &ThenTerm, &ElseTerm);
+    IRBuilder<> I(ThenTerm);
+    I.SetCurrentDebugLocation(S.Launch->getDebugLoc());
+    I.CreateCall(Body, {Ctx, Task});
+    IRBuilder<> E(ElseTerm);
+    E.SetCurrentDebugLocation(S.Launch->getDebugLoc());
+    PointerType *Ptr = E.getPtrTy();
     FunctionCallee Begin = M.getOrInsertFunction(
         SpawnBeginName, FunctionType::get(Ptr, {Ptr}, /*isVarArg=*/true));
-    FunctionCallee End = M.getOrInsertFunction(SpawnEndName, B.getVoidTy());
-    Value *Fn = B.CreateCall(Begin, {ConstantPointerNull::get(Ptr), Body});
-    B.CreateCall(Body->getFunctionType(), Fn, {Ctx, Task});
-    B.CreateCall(End);
+    FunctionCallee End = M.getOrInsertFunction(SpawnEndName, E.getVoidTy());
+    Value *Fn = E.CreateCall(Begin, {ConstantPointerNull::get(Ptr), Body});
+    E.CreateCall(Body->getFunctionType(), Fn, {Ctx, Task});
+    E.CreateCall(End);
   } else {
     B.CreateCall(Body, {Ctx, Task});
   }
@@ -327,17 +356,13 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
 /// its entry is called again at once instead, so that the task runs to its
 /// end within the spawn.
 void runUntiedAtOnce(Function &Entry) {
-  // Its code: the entry and what the entry calls (the outlined task), with
-  // their final versions; never further (another untied task's re-queue
-  // is that task's).
+  // Its code: the entry and what the entry calls (the outlined task); never
+  // further (another untied task's re-queue is that task's).
   SmallPtrSet<Function *, 4> Code{&Entry};
   for (Instruction &I : instructions(Entry))
     if (auto *CB = dyn_cast<CallBase>(&I))
-      if (Function *Fn = CB->getCalledFunction(); Fn && !Fn->isDeclaration()) {
+      if (Function *Fn = CB->getCalledFunction(); Fn && !Fn->isDeclaration())
         Code.insert(Fn);
-        if (Function *Final = Entry.getParent()->getFunction((Fn->getName() + ".omp.final").str()))
-          Code.insert(Final);
-      }
   for (Function *Fn : Code) {
     SmallVector<CallInst *, 4> Requeues;
     for (Instruction &I : instructions(*Fn))
@@ -397,49 +422,24 @@ bool waitsAtStart(BasicBlock &BB) {
   return false;
 }
 
-/// F's spawning version (F itself) and its final version.
+/// F's sites as spawns, a ws_sync before each wait, and the blocks of
+/// sites in loops given back after it (nothing but them was put on the
+/// stack since the entry: sites in loops are lowered only in functions
+/// with no stack of their own).
 void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi) {
   LLVMContext &Ctx = F.getContext();
-  // The final version: a copy of F, made before anything changes.
-  ValueToValueMapTy VMap;
-  Function *Final = CloneFunction(&F, VMap);
-  Final->setName(F.getName() + ".omp.final");
-  Final->setLinkage(GlobalValue::InternalLinkage);
-  Final->setVisibility(GlobalValue::DefaultVisibility);
-  Final->setComdat(nullptr);
-  SmallVector<Site, 4> FinalSites;
-  for (const Site &S : Sites)
-    FinalSites.push_back({cast<CallInst>(VMap[S.Alloc]), cast<CallInst>(VMap[S.Launch]),
-                          S.Entry, S.TaskSize, S.SharedsSize, S.Flags, S.InCycle});
-
-  for (Site &S : FinalSites) {
-    Block L(S);
-    IRBuilder<> B(S.Alloc);
-    Value *Saved = S.InCycle ? B.CreateStackSave("ws.omp.stack") : nullptr;
-    Value *Task = makeBlock(S, *Final, L);
-    CallInst *After = S.Launch;
-    Instruction *Next = After->getNextNode();
-    launch(S, Task, L, /*Spawn=*/false, Abi, /*Included=*/true);
-    if (Saved) // the included task is done: its block goes
-      IRBuilder<>(Next).CreateStackRestore(Saved);
-  }
-
-  // F: the spawns, a ws_sync before each wait, and blocks of sites in
-  // loops given back after it (nothing but them was put on the stack since
-  // the entry: sites in loops are lowered only in functions with no stack
-  // of their own).
   bool AnyCyclic = any_of(Sites, [](const Site &S) { return S.InCycle; });
   for (Site &S : Sites) {
     Block L(S);
     bool Last = waitsRightAfter(*S.Launch);
     Value *Task = makeBlock(S, F, L);
-    launch(S, Task, L, /*Spawn=*/!Last, Abi, /*Included=*/false);
+    launch(S, Task, L, /*Spawn=*/!Last, Abi);
   }
   BasicBlock &Entry = F.getEntryBlock();
-  BasicBlock::iterator Body = Entry.getFirstNonPHIOrDbgOrAlloca();
   Value *Saved = nullptr;
   if (AnyCyclic)
-    Saved = IRBuilder<>(&Entry, Body).CreateStackSave("ws.omp.stack");
+    Saved = IRBuilder<>(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca())
+                .CreateStackSave("ws.omp.stack");
   Module &M = *F.getParent();
   FunctionCallee Sync = M.getOrInsertFunction(SyncName, Type::getVoidTy(Ctx));
   SmallVector<CallBase *, 8> Waits;
@@ -453,34 +453,6 @@ void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi)
     if (Saved)
       B.CreateStackRestore(Saved);
   }
-
-  // The entry: in a final or included task, the final version.
-  Body = Entry.getFirstNonPHIOrDbgOrAlloca();
-  if (Saved)
-    Body = cast<Instruction>(Saved)->getIterator();
-  BasicBlock *Rest = Entry.splitBasicBlock(Body, "ws.omp.spawning");
-  Entry.getTerminator()->eraseFromParent();
-  IRBuilder<> B(&Entry);
-  BasicBlock *Check = BasicBlock::Create(Ctx, "ws.omp.task", &F, Rest);
-  BasicBlock *Included = BasicBlock::Create(Ctx, "ws.omp.final", &F, Rest);
-  Value *Cur = B.CreateLoad(B.getPtrTy(), Abi.Current, "ws.omp.current");
-  B.CreateCondBr(B.CreateIsNotNull(Cur), Check, Rest);
-  B.SetInsertPoint(Check);
-  Value *Flags = B.CreateLoad(
-      B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Cur, WS_OMP_TASK_CTX_FLAGS));
-  B.CreateCondBr(B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0)), Included, Rest);
-  B.SetInsertPoint(Included);
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : F.args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(Final, Args);
-  Call->setAttributes(F.getAttributes());
-  if (DISubprogram *SP = F.getSubprogram()) // inlinable: it needs a line
-    Call->setDebugLoc(DILocation::get(Ctx, SP->getScopeLine(), 0, SP));
-  if (F.getReturnType()->isVoidTy())
-    B.CreateRetVoid();
-  else
-    B.CreateRet(Call);
 }
 
 } // namespace
@@ -512,8 +484,6 @@ bool lowerOmpTasks(Module &M) {
         Untied.insert(S.Entry);
     lowerFunction(*F, Sites, Abi);
     useOwnEntries(*F, Abi);
-    if (Function *Final = M.getFunction((F->getName() + ".omp.final").str()))
-      useOwnEntries(*Final, Abi);
     Changed = true;
   }
   for (Function *Entry : Untied)

@@ -20,11 +20,10 @@
 // the sync).  The contract with the runtime is ws/omp_abi.h: a context
 // block beside the task's data, __ws_omp_task_begin/end around the body.
 //
-//  * A function with fast-path sites is versioned: where the current task
-//    is final or included (`final` clauses, nested in one) its tasks must
-//    run at once, as calls, so the entry tests that once and goes to a
-//    copy of the function in which each fast-path task is called, not
-//    spawned (`<f>.omp.final`).
+//  * Where the current task is final or included (`final` clauses, nested
+//    in one) its tasks must run at once, as calls: the context inherits
+//    the creator's final bit (__ws_omp_task_ctx_init), and each site tests
+//    it, calling the task where it is set and spawning it otherwise.
 //  * An untied task is run to its end in one call: where its code
 //    re-queues itself at a scheduling point (__kmpc_omp_task of its own
 //    task), it calls its entry again at once instead.

@@ -53,9 +53,11 @@
  *     `detach`, nor with an `if` clause that may be false (the
  *     encountering thread runs an if(0) task at once: clang calls the
  *     entry itself between __kmpc_omp_task_begin_if0 and
- *     __kmpc_omp_task_complete_if0), nor where the current task is final
- *     or included (__ws_omp_in_final(): a task created there must run to
- *     completion before the creator goes on, as a call).
+ *     __kmpc_omp_task_complete_if0).  A task created where the current
+ *     task is final or included must run to completion before the creator
+ *     goes on, as a call: __ws_omp_task_ctx_init sets the context's final
+ *     bit (flags bit 1) then, and compiled code calls the body instead of
+ *     spawning it.
  *
  * Costs: __ws_omp_task_ctx_init, __ws_omp_task_begin and
  * __ws_omp_task_end are a few loads and stores each when the body asked

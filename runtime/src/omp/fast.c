@@ -16,7 +16,7 @@
 #include "taskq.h"
 
 /* The creator's side: the context names its parent, and copies what the
- * task inherits from it at its creation (an itask of the team, unbound
+ * task inherits from it at its creation (final: from a final task) (an itask of the team, unbound
  * yet, and the innermost taskgroup): a lazy task's own record, which its
  * children copy in turn, never changes while it is lazy, so a thief that
  * runs a child never reads a record another thread may be completing. */
@@ -26,6 +26,10 @@ void __ws_omp_task_ctx_init(void *ctx, uint32_t flags) {
   c->parent = p;
   c->flags = flags & (KMP_TASK_TIED | KMP_TASK_FINAL);
   if (ws_likely(p != NULL)) {
+    /* Created in a final or included task: included (and final), which
+     * the creating code reads back to call the task instead of spawning
+     * it. */
+    c->flags |= p->flags & WS_OMP_F_FINAL;
     c->itask = p->itask;
     c->tg = p->tg;
   } else {
