@@ -112,6 +112,8 @@ private:
   SmallVector<Strided, 8> Hoisted;
 };
 
+bool mayBeCaptured(const Value *V);
+
 /// Can memory at Ptr be touched by a strand other than the one that runs
 /// this access?  Not a local whose address never leaves the function (the
 /// object's, whatever element is accessed), nor constant data.
@@ -126,8 +128,30 @@ bool FunctionChecks::mayRace(Value *Ptr) {
   else if (auto *GV = dyn_cast<GlobalVariable>(Obj))
     R = !GV->isConstant();
   else if (isa<AllocaInst>(Obj))
-    R = PointerMayBeCaptured(Obj, /*ReturnCaptures=*/true, /*StoreCaptures=*/true);
+    R = mayBeCaptured(Obj);
   return Reachable[Obj] = R;
+}
+
+/// Does V's address leave the function?  As PointerMayBeCaptured, except
+/// that the lowering's marks (__ws_race_own, which returns its argument
+/// and is removed after the checks) pass the address through: a spawn's
+/// result local that travels as a value has its stores at the sync marked,
+/// and did count as captured, so fib's `a` was checked after every sync
+/// (a strand and a call stack per call).
+bool mayBeCaptured(const Value *V) {
+  struct Tracker : CaptureTracker {
+    bool Captured = false;
+    void tooManyUses() override { Captured = true; }
+    bool captured(const Use *U) override {
+      if (auto *CB = dyn_cast<CallBase>(U->getUser());
+          CB && isCallTo(*CB, RaceOwnName) && U->getOperandNo() == 0 && !mayBeCaptured(CB))
+        return false;
+      Captured = true;
+      return true;
+    }
+  } T;
+  PointerMayBeCaptured(V, &T);
+  return T.Captured;
 }
 
 void FunctionChecks::collect() {
