@@ -16,6 +16,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/LoopUnrollPass.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
@@ -131,7 +132,7 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
         });
   }
   PB.registerOptimizerLastEPCallback(
-      [Opts](ModulePassManager &MPM, OptimizationLevel) {
+      [Opts](ModulePassManager &MPM, OptimizationLevel Level) {
         // A sync loop whose count became a constant late: a spawn loop
         // unrolled after ws-leafsplit took its leaf test out (LeafSpawn.h).
         if (!Opts.Race) {
@@ -142,9 +143,24 @@ void registerPasses(PassBuilder &PB, const WsOptions &Opts) {
         MPM.addPass(LeafSpawnDropPass()); // those no ws-leafsplit filled in
         MPM.addPass(AntiCoalescePass(Opts));
         MPM.addPass(DeltaRecordPass(Opts));
-        if (Opts.Race) // after the optimizer: the accesses that are left
+        if (Opts.Race && Level == OptimizationLevel::O0) // after coro-split
           MPM.addPass(RaceInstrumentPass());
       });
+  // -fws-race: the accesses the simplification left, checked before the
+  // loop vectorizer and the late unrolling: an innermost loop is still one
+  // loop then, and its accesses at a constant stride are checked once
+  // before it (RaceInstrument.cpp), and it is vectorized after; at the
+  // optimizer's end the vectorized and unrolled copies had a check each
+  // (lud's kernel: a call per 16 bytes, 12x the serial elision; 4x now).
+  // Loops in simplified form first: the checks go in a preheader.
+  if (Opts.Race)
+    PB.registerOptimizerEarlyEPCallback(
+        [](ModulePassManager &MPM, OptimizationLevel Level) {
+          if (Level == OptimizationLevel::O0)
+            return;
+          MPM.addPass(createModuleToFunctionPassAdaptor(LoopSimplifyPass()));
+          MPM.addPass(RaceInstrumentPass());
+        });
 }
 
 } // namespace wsff
