@@ -1481,11 +1481,18 @@ class Case:
         return self.decls
 
 
-def version():
-    """A hash of this file: a seed makes the same program only under the same version."""
+def _version():
     import hashlib
     with open(__file__, 'rb') as f:
         return hashlib.sha1(f.read()).hexdigest()[:10]
+
+
+_VERSION = _version()
+
+
+def version():
+    """A hash of this file as imported: a seed makes the same program only under the same version."""
+    return _VERSION
 
 
 class TU:
