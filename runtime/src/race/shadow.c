@@ -95,6 +95,12 @@ static uint32_t block_new(void) {
 }
 
 static void block_free(uint32_t b) {
+  /* Its pair may be one that reads of the current strand change nothing
+   * in (split_bytes): the block may go to another granule next. */
+  ws_pair v = WS_SPLIT_PAIR(b);
+  for (int i = 0; i < WS_RACE_SAME_READS; i++)
+    if (ws_race_same_read[i] == v)
+      ws_race_same_read[i] = WS_RACE_NO_PAIR;
   block(b)->w = free_block;
   free_block = b;
   live_splits--;
@@ -106,7 +112,8 @@ static inline rec rec_of(ws_pair v, uint64_t pcs) {
 }
 
 static inline int rec_same(rec a, rec b) {
-  return a.w == b.w && a.r == b.r && a.wpc == b.wpc && a.rpc == b.rpc;
+  return (WS_PAIR(a.w, a.r) ^ WS_PAIR(b.w, b.r)) == 0 &&
+         (((uint64_t)a.wpc | (uint64_t)a.rpc << 32) ^ ((uint64_t)b.wpc | (uint64_t)b.rpc << 32)) == 0;
 }
 
 /* Granule p (uniform) becomes split, each byte as it was. */
@@ -181,26 +188,67 @@ static inline int unchanged(ws_pair v, ws_strand me, int write) {
   return ws_race_unchanged_pair(v, me, write);
 }
 
-/* Bytes [off, off+len) of split granule p, the first at address x. */
+/* Would a read by me of a byte whose record is c change nothing and race
+ * with nothing (the read rule, without its effects)? */
+static inline int read_changes_nothing(rec c, ws_strand me) {
+  if (c.w == me || c.r == me)
+    return 1;
+  if (c.w && ws_race_parallel(c.w))
+    return 0;
+  return c.r && ws_race_parallel(c.r);
+}
+
+/* Bytes [off, off+len) of split granule p, the first at address x.  Bytes
+ * whose records are equal — most of them — get the rules once: a record
+ * checked without a race becomes the same record each time.  A read that
+ * changes nothing, and to which no byte of the granule would change
+ * anything, makes the granule's pair one of those the strand's reads skip
+ * (the fast path, shadow.h): the second field of a structure, or the next
+ * read of the same one, needs no call here. */
 static int split_bytes(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t pc,
                        int write, ws_strand me) {
   rec *r = block(WS_BLOCK_OF(*p));
   uint32_t here = ws_race_code_offset(pc);
-  int changed = 0;
+  int changed = 0, reuse = 0;
+  unsigned long before = found;
+  rec was = {0, 0, 0, 0}, now = was;
   for (unsigned k = off; k < off + len; k++) {
     rec c = r[k];
+    if (reuse && rec_same(c, was)) {
+      if (!rec_same(c, now)) {
+        r[k] = now;
+        changed = 1;
+      }
+      continue;
+    }
     ws_pair v = WS_PAIR(c.w, c.r);
     if (unchanged(v, me, write))
       continue;
     uint64_t pcs = c.wpc | (uint64_t)c.rpc << 32;
+    unsigned long f = found;
     ws_pair nv = rules(v, pcs, x + (k - off), pc, write, me);
+    was = now = c;
     if (nv != v) {
-      r[k] = rec_of(nv, pcs_after(v, nv, pcs, here));
+      r[k] = now = rec_of(nv, pcs_after(v, nv, pcs, here));
       changed = 1;
     }
+    reuse = found == f;
   }
-  if (changed)
+  if (changed) {
     merge_if_same(p);
+  } else if (!write && found == before) {
+    /* The bytes read passed; the others, each distinct pair once. */
+    ws_pair last = WS_PAIR(r[off].w, r[off].r);
+    for (unsigned k = 0; k < 8; k++) {
+      ws_pair v = WS_PAIR(r[k].w, r[k].r);
+      if (v == last || (k >= off && k < off + len))
+        continue;
+      if (!read_changes_nothing(r[k], me))
+        return 0;
+      last = v;
+    }
+    ws_race_same_read_add(*p);
+  }
   return changed;
 }
 
@@ -213,9 +261,13 @@ static int part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t p
   if (unchanged(v, me, write))
     return 0;
   uint64_t pcs = *pcs_of(p);
+  unsigned long before = found;
   ws_pair nv = rules(v, pcs, x, pc, write, me);
-  if (nv == v)
+  if (nv == v) {
+    if (!write && found == before) /* as for every byte of the granule */
+      ws_race_same_read_add(v);
     return 0;
+  }
   uint32_t b = split(p);
   rec now = rec_of(nv, pcs_after(v, nv, pcs, ws_race_code_offset(pc))), *r = block(b);
   for (unsigned k = off; k < off + len; k++)
