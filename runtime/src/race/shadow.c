@@ -63,13 +63,11 @@ static inline uint64_t *pcs_of(ws_pair *p) { return (uint64_t *)(p + WS_SH_GRANU
 
 /* ---- split granules: a record per byte ---- */
 
-typedef struct rec {
-  ws_strand w, r;
-  uint32_t wpc, rpc;
-} rec;
+typedef ws_rec rec;
 
-enum { CHUNK_BITS = 12, CHUNK = 1 << CHUNK_BITS };
-static rec (**chunks)[8]; /* blocks of 8 records, CHUNK blocks a chunk */
+enum { CHUNK_BITS = WS_SH_CHUNK_BITS, CHUNK = 1 << CHUNK_BITS };
+ws_rec (**ws_race_chunks)[8]; /* blocks of 8 records, CHUNK blocks a chunk */
+#define chunks ws_race_chunks
 static uint32_t nchunks, blocks_made, free_block = UINT32_MAX;
 static size_t live_splits;
 

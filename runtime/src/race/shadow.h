@@ -41,6 +41,18 @@ typedef uint64_t ws_pair;
 /* By region number: its pairs, then its locations (NULL: never accessed). */
 extern ws_pair **ws_race_regions __attribute__((visibility("hidden")));
 
+/* A split granule's byte: its last writer and kept reader, and where. */
+typedef struct ws_rec {
+  ws_strand w, r;
+  uint32_t wpc, rpc;
+} ws_rec;
+/* The blocks of 8 records, by index: 2^WS_SH_CHUNK_BITS blocks a chunk. */
+enum { WS_SH_CHUNK_BITS = 12 };
+extern ws_rec (**ws_race_chunks)[8] __attribute__((visibility("hidden")));
+static inline ws_rec *ws_race_block(uint32_t b) {
+  return ws_race_chunks[b >> WS_SH_CHUNK_BITS][b & ((1u << WS_SH_CHUNK_BITS) - 1)];
+}
+
 /* The pair of the granule of address x; NULL where there is none yet. */
 static inline ws_pair *ws_race_pair_of(uintptr_t x) {
   uintptr_t i = x >> WS_SH_REGION_BITS;
@@ -69,12 +81,25 @@ static inline int ws_race_unchanged_pair(ws_pair v, ws_strand me, int write) {
 }
 
 /* An access of size bytes at x that needs no check (the above), told
- * without a call. */
+ * without a call; in a split granule, by the records of the bytes it
+ * accesses (the same test, byte by byte: a strand reading again the bytes
+ * it read, a structure's field it wrote). */
 static inline int ws_race_unchanged(uintptr_t x, size_t size, ws_strand me, int write) {
   if ((x & 7) + size > 8)
     return 0;
   ws_pair *p = ws_race_pair_of(x);
-  return p && ws_race_unchanged_pair(*p, me, write);
+  if (!p)
+    return 0;
+  ws_pair v = *p;
+  if (ws_race_unchanged_pair(v, me, write))
+    return 1;
+  if (__builtin_expect((uint32_t)v != WS_SPLIT, 1))
+    return 0;
+  const ws_rec *r = ws_race_block(WS_BLOCK_OF(v)) + (x & 7);
+  for (size_t k = 0; k < size; k++)
+    if (r[k].w != me && (write || r[k].r != me))
+      return 0;
+  return 1;
 }
 
 /* A loop's accesses (count of size bytes, stride apart; a range: count 1)
