@@ -49,6 +49,11 @@ bool isWaitPoint(const CallBase &CB) {
                             Fn->getName());
 }
 
+/// A site in a loop: its blocks since the last wait take at most this
+/// much of the stack (LoopStackBudget / block size outstanding, the others
+/// run at once), and a block larger than MaxLoopBlock is not put there.
+constexpr uint64_t LoopStackBudget = 256 * 1024, MaxLoopBlock = 2048;
+
 // kmp_task_t, as clang lays it out: shareds, routine, part_id.
 constexpr uint64_t SharedsOffset = 0, RoutineOffset = 8, PartIdOffset = 16;
 
@@ -283,10 +288,13 @@ Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi) {
 
 /// The task's block, initialised as task_alloc would: the shareds pointer,
 /// the routine, part_id 0.  A site in a loop gets a block per iteration.
-Value *makeBlock(const Site &S, Function &F, const Block &L) {
+Value *makeBlock(const Site &S, Function &F, const Block &L, Value *&Sp) {
   IRBuilder<> B(S.Alloc);
   AllocaInst *A;
+  Sp = nullptr;
   if (S.InCycle) {
+    // The stack before the block: where a task called at once gives it back.
+    Sp = B.CreateStackSave("ws.omp.sp");
     A = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), L.Size), nullptr, "ws.omp.task");
   } else {
     IRBuilder<> E(&*F.getEntryBlock().getFirstInsertionPt());
@@ -316,7 +324,8 @@ void initContext(IRBuilderBase &B, Value *Ctx, uint32_t Flags, const OmpAbi &Abi
 /// once, nothing runs between for a thief to overlap it with.  The test is
 /// per site, not a final copy of the function at its entry: the entry stays
 /// the function's own, whose leaf test ws-leafsplit moves into the callers.
-void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi &Abi) {
+void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi &Abi,
+            Value *Sp, AllocaInst *Live, uint64_t Cap) {
   // Where the task is: clang's location (a constant), read by the runtime.
   auto *Loc = dyn_cast<Constant>(S.Launch->getArgOperand(0));
   Module &M = *S.Launch->getModule();
@@ -330,13 +339,24 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
         B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS),
         "ws.omp.flags");
     Value *Final = B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0), "ws.omp.final");
+    // A site in a loop: at most Cap blocks outstanding since the last wait
+    // (the stack they take is bounded); past that, tasks run at once.
+    Value *N = nullptr;
+    if (Live) {
+      N = B.CreateLoad(B.getInt64Ty(), Live, "ws.omp.live");
+      Final = B.CreateOr(Final, B.CreateICmpUGE(N, B.getInt64(Cap)), "ws.omp.now");
+    }
     Instruction *ThenTerm, *ElseTerm;
     SplitBlockAndInsertIfThenElse(Final, S.Launch, &ThenTerm, &ElseTerm);
     IRBuilder<> I(ThenTerm);
     I.SetCurrentDebugLocation(S.Launch->getDebugLoc());
     I.CreateCall(Body, {Ctx, Task});
+    if (Sp) // done: its block goes
+      I.CreateStackRestore(Sp);
     IRBuilder<> E(ElseTerm);
     E.SetCurrentDebugLocation(S.Launch->getDebugLoc());
+    if (Live)
+      E.CreateStore(E.CreateAdd(N, E.getInt64(1)), Live);
     PointerType *Ptr = E.getPtrTy();
     FunctionCallee Begin = M.getOrInsertFunction(
         SpawnBeginName, FunctionType::get(Ptr, {Ptr}, /*isVarArg=*/true));
@@ -346,6 +366,8 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
     E.CreateCall(End);
   } else {
     B.CreateCall(Body, {Ctx, Task});
+    if (Sp)
+      B.CreateStackRestore(Sp);
   }
   S.Launch->replaceAllUsesWith(ConstantInt::get(S.Launch->getType(), 0));
   S.Launch->eraseFromParent();
@@ -429,16 +451,24 @@ bool waitsAtStart(BasicBlock &BB) {
 void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi) {
   LLVMContext &Ctx = F.getContext();
   bool AnyCyclic = any_of(Sites, [](const Site &S) { return S.InCycle; });
+  BasicBlock &Entry = F.getEntryBlock();
+  AllocaInst *Live = nullptr;
+  if (AnyCyclic) {
+    IRBuilder<> E(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+    Live = E.CreateAlloca(E.getInt64Ty(), nullptr, "ws.omp.blocks");
+    E.CreateStore(E.getInt64(0), Live);
+  }
   for (Site &S : Sites) {
     Block L(S);
     bool Last = waitsRightAfter(*S.Launch);
-    Value *Task = makeBlock(S, F, L);
-    launch(S, Task, L, /*Spawn=*/!Last, Abi);
+    Value *Sp;
+    Value *Task = makeBlock(S, F, L, Sp);
+    launch(S, Task, L, /*Spawn=*/!Last, Abi, Sp, S.InCycle ? Live : nullptr,
+           std::max<uint64_t>(1, LoopStackBudget / L.Size));
   }
-  BasicBlock &Entry = F.getEntryBlock();
   Value *Saved = nullptr;
   if (AnyCyclic)
-    Saved = IRBuilder<>(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca())
+    Saved = IRBuilder<>(&Entry, std::next(cast<Instruction>(Live)->getIterator()))
                 .CreateStackSave("ws.omp.stack");
   Module &M = *F.getParent();
   FunctionCallee Sync = M.getOrInsertFunction(SyncName, Type::getVoidTy(Ctx));
@@ -450,8 +480,10 @@ void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi)
     IRBuilder<> B(W);
     B.SetCurrentDebugLocation(W->getDebugLoc());
     B.CreateCall(Sync);
-    if (Saved)
+    if (Saved) {
       B.CreateStackRestore(Saved);
+      B.CreateStore(B.getInt64(0), Live);
+    }
   }
 }
 
@@ -476,6 +508,9 @@ bool lowerOmpTasks(Module &M) {
       continue;
     if (any_of(Sites, [](const Site &S) { return S.InCycle; }) && hasOwnDynamicStack(*F))
       erase_if(Sites, [](const Site &S) { return S.InCycle; });
+    // A large task in a loop (an untied task keeps its locals in its data)
+    // takes the heap: the stack would hold few of them.
+    erase_if(Sites, [](const Site &S) { return S.InCycle && Block(S).Size > MaxLoopBlock; });
     dropUnwaited(*F, Sites);
     if (Sites.empty())
       continue;
