@@ -255,17 +255,32 @@ static void private_requests(void) {
   long t[3];
   for (int i = 0; i < 3; i++)
     t[i] = put();
-  thread_steal c = {NULL, 0};
-  pthread_t th;
-  DH_CHECK(pthread_create(&th, NULL, steal_thread, &c) == 0, "pthread_create");
-  while (atomic_load(&owner->dq->request) != thief->id)
-    sched_yield();
-  expect_steal(outcome(ops->steal(owner->dq, thief2), thief2), -1);
-  while (!atomic_load(&c.done)) {
-    ops->idle(owner->dq); /* the owner answers at its next poll */
-    sched_yield();
+  /* A thief takes its request back when no answer comes within its
+   * patience (deque_private.c): on a loaded machine this thread may not
+   * run for that long, and then the request is tried again (the deque is
+   * as it was: nothing was answered).  Only a thief that gave up may
+   * return ABORT; a hundred in a row is a failure. */
+  thread_steal c;
+  for (int attempt = 0;; attempt++) {
+    DH_CHECK(attempt < 100, "private: the thief gave up %d times in a row", attempt);
+    c = (thread_steal){NULL, 0};
+    pthread_t th;
+    DH_CHECK(pthread_create(&th, NULL, steal_thread, &c) == 0, "pthread_create");
+    while (atomic_load(&owner->dq->request) != thief->id && !atomic_load(&c.done))
+      sched_yield();
+    if (!atomic_load(&c.done)) {
+      /* A second thief while the request is pending aborts (or, where
+       * the first gave up meanwhile, waits out its own patience). */
+      expect_steal(outcome(ops->steal(owner->dq, thief2), thief2), -1);
+      while (!atomic_load(&c.done)) {
+        ops->idle(owner->dq); /* the owner answers at its next poll */
+        sched_yield();
+      }
+    }
+    pthread_join(th, NULL);
+    if (c.result != WS_ABORT)
+      break;
   }
-  pthread_join(th, NULL);
   expect_steal(outcome(c.result, thief), t[0]);
   expect_take(take(), t[2], "take");
   expect_take(take(), t[1], "take");
