@@ -102,8 +102,10 @@ def main():
             lines.append(f"| {bench} | {' '.join(args)} | {NAMES[b]} | " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"
     if a.out:
-        head = machine.describe("Store buffer: not used (the default deque, ffmb, needs no S)",
-                                machine.command(sys.argv[0], sys.argv[1:]))
+        # S as the wsff build resolves it (the default deque, ffmb, trusts
+        # none: every steal that may conflict takes the barrier).
+        exe = os.path.join(bindir, f"{programs[0][1]}_omp_wsff")
+        head = machine.page_head(exe, programs[0][2], None, sys.argv[1:])
         runner.write_report(a.out, "# OpenMP task programs: wsff, libomp, libgomp\n\n" + head +
                             "\nMedians of " + str(a.reps) + " interleaved runs of each "
                             "program's timed region; in parentheses, the ratio to the "
