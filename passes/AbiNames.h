@@ -123,6 +123,11 @@ inline constexpr llvm::StringLiteral ProgramAccessMD = "ws.race.program";
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
 /// Metadata kind on a spawned call, once found (passes/SpawnCall.h).
 inline constexpr llvm::StringLiteral SpawnedCallMD = "ws.spawned";
+/// Metadata kinds, while ws-lower runs, that pair a call made of an invoke
+/// in a spawn (passes/SpawnCall.cpp) with the landing pad it unwound to: a
+/// sync added in the invoke's scope unwinds there too (LocalLifetimes.cpp).
+inline constexpr llvm::StringLiteral WasInvokeMD = "ws.unwound.to";
+inline constexpr llvm::StringLiteral PadMD = "ws.pad";
 /// Metadata kind on the direct call of a task's body at its sync, when no
 /// thief took the task (ws-tre looks for these).
 inline constexpr llvm::StringLiteral SyncCallMD = "ws.sync.call";

@@ -4,6 +4,8 @@
 
 #include "TaskExceptions.h"
 #include "TaskReach.h"
+#include "AbiNames.h"
+#include "SpawnCall.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -95,20 +97,80 @@ bool callsBeginCatch(const BasicBlock &BB) {
   return false;
 }
 
-/// The handler a call placed before I would unwind to, as the calls
-/// before it in its scope do: the invoke that leads to I's block along
-/// single-predecessor edges.  Null where none is found.
-BasicBlock *activeHandler(Instruction &I) {
-  BasicBlock *BB = I.getParent();
-  for (unsigned Steps = 0; Steps < 32; ++Steps) {
+/// Where a sync for the end of life at E goes, and the handler it unwinds
+/// to (Handler null: a call, at E).
+struct SyncPlace {
+  Instruction *Before = nullptr;
+  BasicBlock *Handler = nullptr;
+};
+
+/// Does the call construct a local object (an sret result, a constructor's
+/// this)?  Its own landing pad does not destroy that object.
+bool constructsLocal(const CallBase &CB, const CalleeKinds &Kinds) {
+  for (unsigned I = 0; I < CB.arg_size(); ++I)
+    if (CB.paramHasAttr(I, Attribute::StructRet) &&
+        isa<AllocaInst>(getUnderlyingObject(CB.getArgOperand(I))))
+      return true;
+  CalleeKind K = Kinds.of(CB);
+  return (K == CalleeKind::Constructor || K == CalleeKind::CopyOrMove) && CB.arg_size() &&
+         isa<AllocaInst>(getUnderlyingObject(CB.getArgOperand(0)));
+}
+
+/// A sync before the end of life E unwinds where a call in its scope
+/// would: found from the invoke II that leads to E's block along
+/// single-predecessor edges, or a call on the way that was an invoke in a
+/// spawn (the lowering made it a call, and inlined the macro's helpers,
+/// whose invokes went with them: SpawnCall.h, formerUnwindDest).  The
+/// objects whose cleanups II's landing pad runs are exactly those alive at
+/// II; between II and E, calls that are not invokes may construct or
+/// destroy others (a temporary's destructor, E itself), so the sync moves
+/// up to right after II -- or right before it, when II constructs an
+/// object (its pad does not destroy that one) -- where its pad is exact.
+/// Earlier is as right (a sync may come anywhere after the spawns it
+/// waits for), so it does not move past a spawn.  Null handler where no
+/// invoke is found: a call at E.
+SyncPlace placeSync(Instruction &E, const CalleeKinds &Kinds, ArrayRef<SpawnSite> Sites,
+                    const DenseMap<const Instruction *, unsigned> &SiteOfEnd) {
+  BasicBlock *BB = E.getParent();
+  Instruction *From = &E;
+  Instruction *AfterSpawn = nullptr; // the first spawn end marker on the way
+  for (unsigned Steps = 0; Steps < 64; ++Steps) {
+    for (Instruction *J = From ? From->getPrevNode() : BB->getTerminator(); J;
+         J = J->getPrevNode()) {
+      auto Site = SiteOfEnd.find(J);
+      if (Site != SiteOfEnd.end()) {
+        if (!AfterSpawn)
+          AfterSpawn = J->getNextNode();
+        CallBase *Call = Sites[Site->second].Call;
+        if (BasicBlock *Pad = formerUnwindDest(*Call))
+          return {AfterSpawn, Pad};
+        J = Call; // a spawn that cannot throw: on to the handler of its scope
+        continue;
+      }
+      if (!AfterSpawn)
+        continue;
+      // Past a spawn, the sync stays after it: the objects made or
+      // destroyed on the way would make the pad found inexact.
+      if (auto *CB = dyn_cast<CallBase>(J))
+        if (constructsLocal(*CB, Kinds) || Kinds.of(*CB) == CalleeKind::Destructor)
+          return {&E, nullptr};
+    }
     BasicBlock *Pred = BB->getSinglePredecessor();
     if (!Pred)
-      return nullptr;
-    if (auto *II = dyn_cast<InvokeInst>(Pred->getTerminator()))
-      return II->getNormalDest() == BB ? II->getUnwindDest() : nullptr;
+      return {&E, nullptr};
+    if (auto *II = dyn_cast<InvokeInst>(Pred->getTerminator())) {
+      if (II->getNormalDest() != BB)
+        return {&E, nullptr};
+      if (AfterSpawn)
+        return {AfterSpawn, II->getUnwindDest()};
+      if (constructsLocal(*II, Kinds))
+        return {II, II->getUnwindDest()};
+      return {&*II->getNormalDest()->getFirstInsertionPt(), II->getUnwindDest()};
+    }
     BB = Pred;
+    From = nullptr;
   }
-  return nullptr;
+  return {&E, nullptr};
 }
 
 /// How a remark names the local A that E ends: its variable (with -g),
@@ -127,7 +189,7 @@ std::string describeLocal(AllocaInst &A, Instruction &E) {
           (D.isDbgAssign() && D.getAddress() == &A))
         return ("'" + D.getVariable()->getName() + "'").str();
   }
-  if (auto *CB = dyn_cast<CallBase>(&E))
+  if (auto *CB = dyn_cast<CallBase>(&E); CB && !isa<IntrinsicInst>(CB))
     if (Function *Dtor = CB->getCalledFunction()) {
       ItaniumPartialDemangler D;
       std::string Mangled = Dtor->getName().str();
@@ -167,6 +229,7 @@ public:
   /// The ends of life of what is followed (and the destructors that use
   /// those locals); false if none.
   bool events();
+  void rewrites();
   /// The ends of life at which a task that reaches the object may be
   /// outstanding.
   SmallVector<Instruction *, 4> needs() const;
@@ -214,6 +277,9 @@ private:
     SmallVector<unsigned, 4> Uses; ///< tracked locals the destructor may use
     SmallVector<unsigned, 2> Freed; ///< dynamic objects a stackrestore frees
     bool FreesFrame = false;
+    /// A write of the function's own to a local clang gave no lifetime
+    /// markers (rewrites()): the local goes on living.
+    bool Rewrite = false;
   };
   DenseMap<const Instruction *, EndOfLife> Ends;
   DenseMap<const Instruction *, SmallVector<unsigned, 1>> Starts;
@@ -321,7 +387,57 @@ bool LifetimePlan::events() {
         Starts[&I].push_back(It->second);
     }
   }
+  rewrites();
   return !Ends.empty();
+}
+
+/// clang emits no lifetime markers in a function with a computed goto
+/// (any label may be jumped to, so it gives up on scopes: VarBypassDetector),
+/// and a loop body's array is then one slot that each iteration's new
+/// array reuses, with no end of life between them.  For a local a task
+/// reaches and that has no markers, each write of the function's own is
+/// treated as a possible start of its next life: a sync before it where
+/// a task that reaches the local may be outstanding.  The serial elision's
+/// semantics either way: a write to what an outstanding task reads was a
+/// race in the source unless it began a new variable.
+void LifetimePlan::rewrites() {
+  if (none_of(F, [](BasicBlock &BB) { return isa<IndirectBrInst>(BB.getTerminator()); }))
+    return;
+  for (unsigned Idx = 0; Idx < Tracked.size(); ++Idx) {
+    auto *A = dyn_cast<AllocaInst>(Tracked[Idx]);
+    if (!A || !A->isStaticAlloca())
+      continue;
+    SmallVector<Instruction *, 8> Writes;
+    SmallVector<Value *, 8> Work{A};
+    SmallPtrSet<Value *, 8> Seen{A};
+    bool Marked = false;
+    while (!Work.empty()) {
+      Value *P = Work.pop_back_val();
+      for (User *U : P->users()) {
+        auto *I = dyn_cast<Instruction>(U);
+        if (!I || InTask.count(I) || Ignored.count(I))
+          continue;
+        if (auto *II = dyn_cast<IntrinsicInst>(I); II && II->isLifetimeStartOrEnd()) {
+          Marked = true;
+        } else if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode, SelectInst>(I)) {
+          if (Seen.insert(I).second)
+            Work.push_back(I);
+        } else if (auto *St = dyn_cast<StoreInst>(I)) {
+          if (St->getPointerOperand() == P)
+            Writes.push_back(I);
+        } else if (auto *CB = dyn_cast<CallBase>(I)) {
+          if (!isa<DbgInfoIntrinsic>(CB) && !CB->onlyReadsMemory() &&
+              !(isa<MemTransferInst>(CB) && CB->getArgOperand(0) != P))
+            Writes.push_back(I);
+        }
+      }
+    }
+    if (Marked)
+      continue;
+    for (Instruction *W : Writes)
+      if (!Ends.count(W))
+        Ends[W] = {A, int(Idx), false, {}, {}, false, true};
+  }
 }
 
 /// A reached object is pinned at its spawn if it may be alive there; a
@@ -359,7 +475,7 @@ void LifetimePlan::transfer(Instruction &I, State &St,
     St.Pinned.reset();
     St.Shared.reset();
   }
-  if (E.Index >= 0)
+  if (E.Index >= 0 && !E.Rewrite)
     St.Alive.reset(E.Index);
   for (unsigned U : E.Freed)
     St.Alive.reset(U);
@@ -368,6 +484,10 @@ void LifetimePlan::transfer(Instruction &I, State &St,
 /// How the remark names what E ends.
 std::string LifetimePlan::describe(Instruction &E) const {
   const EndOfLife &End = Ends.find(&E)->second;
+  if (End.Rewrite)
+    return "a write to " + describeLocal(*End.Local, E) +
+           " (in a function with a computed goto clang marks no local's end "
+           "of life: a write may begin the next one)";
   if (End.Local)
     return "the end of " + describeLocal(*End.Local, E);
   return End.FreesFrame ? "the end of a variable-length array's scope (it frees "
@@ -430,14 +550,16 @@ void LifetimePlan::syncAtPad(LandingPadInst *LP, Instruction *E, Function *SyncF
 /// On the normal path, right before E: an invoke where calls in E's scope
 /// unwind to a handler (a task's exception then runs the same cleanups).
 void LifetimePlan::syncBefore(Instruction *E, Function *SyncFn, LifetimeSyncs &Made) {
-  BasicBlock *Handler = F.doesNotThrow() ? nullptr : activeHandler(*E);
+  // Also in a function that does not throw: a noexcept function may catch
+  // its tasks' exceptions (a terminate pad, where it does not, is right too).
+  SyncPlace At = placeSync(*E, Kinds, Sites, SiteOfEnd);
   CallBase *Sync;
-  if (Handler && !isa<PHINode>(Handler->front())) {
-    BasicBlock *BB = E->getParent();
-    BasicBlock *Rest = SplitBlock(BB, E, static_cast<DominatorTree *>(nullptr), nullptr,
-                                  nullptr, "ws.local.synced");
+  if (At.Handler && !isa<PHINode>(At.Handler->front())) {
+    BasicBlock *BB = At.Before->getParent();
+    BasicBlock *Rest = SplitBlock(BB, At.Before, static_cast<DominatorTree *>(nullptr),
+                                  nullptr, nullptr, "ws.local.synced");
     BB->getTerminator()->eraseFromParent();
-    Sync = InvokeInst::Create(SyncFn, Rest, Handler, {}, "", BB);
+    Sync = InvokeInst::Create(SyncFn, Rest, At.Handler, {}, "", BB);
   } else {
     Sync = CallInst::Create(SyncFn, "", E->getIterator());
   }
@@ -450,21 +572,21 @@ void LifetimePlan::insert(ArrayRef<Instruction *> Needs, Function *SyncFn,
   // Unwinding paths: the blocks a landing pad's cleanups run in, up to a
   // catch.
   DenseMap<BasicBlock *, SmallVector<LandingPadInst *, 2>> PadsOf;
-  if (!F.doesNotThrow())
-    for (BasicBlock &BB : F)
-      if (auto *LP = dyn_cast<LandingPadInst>(BB.getFirstNonPHI())) {
-        SmallVector<BasicBlock *, 8> Work{&BB};
-        SmallPtrSet<BasicBlock *, 8> Seen{&BB};
-        while (!Work.empty()) {
-          BasicBlock *B = Work.pop_back_val();
-          if (callsBeginCatch(*B))
-            continue;
-          PadsOf[B].push_back(LP);
-          for (BasicBlock *Succ : successors(B))
-            if (!isa<LandingPadInst>(Succ->getFirstNonPHI()) && Seen.insert(Succ).second)
-              Work.push_back(Succ);
-        }
+  // (A noexcept function has them too where it catches.)
+  for (BasicBlock &BB : F)
+    if (auto *LP = dyn_cast<LandingPadInst>(BB.getFirstNonPHI())) {
+      SmallVector<BasicBlock *, 8> Work{&BB};
+      SmallPtrSet<BasicBlock *, 8> Seen{&BB};
+      while (!Work.empty()) {
+        BasicBlock *B = Work.pop_back_val();
+        if (callsBeginCatch(*B))
+          continue;
+        PadsOf[B].push_back(LP);
+        for (BasicBlock *Succ : successors(B))
+          if (!isa<LandingPadInst>(Succ->getFirstNonPHI()) && Seen.insert(Succ).second)
+            Work.push_back(Succ);
       }
+    }
   for (Instruction *E : Needs) {
     F.getContext().diagnose(
         OptimizationRemarkAnalysis(DEBUG_TYPE, "SyncBeforeEndOfLife", E->getDebugLoc(),

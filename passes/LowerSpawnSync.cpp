@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 #define DEBUG_TYPE "ws-lower"
@@ -121,6 +122,15 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
       if (Fn->use_empty())
         Fn->eraseFromParent();
 
+  // The pairs of calls made of invokes and their pads (SpawnCall.h) were
+  // for this pass only.
+  unsigned WasInvoke = M.getContext().getMDKindID(WasInvokeMD);
+  unsigned Pad = M.getContext().getMDKindID(PadMD);
+  for (Function &Fn : M)
+    for (Instruction &I : instructions(Fn)) {
+      I.setMetadata(WasInvoke, nullptr);
+      I.setMetadata(Pad, nullptr);
+    }
   dropCleanupAnnotations(M);
   ensureRecord(M, Opts);
   // -fws-race calls the fast paths: inlined, ThreadSanitizer's pass would

@@ -207,6 +207,31 @@ static bool sinkPastChecks(CallBase &Call, BasicBlock &Into) {
   return true;
 }
 
+/// An invoke in a spawn made a call, marked with the landing pad it
+/// unwound to: where the spawn's scope is left by a sync (the end of a
+/// local's life), the sync unwinds there, as the invoke would have.
+static CallInst *callOf(InvokeInst *II) {
+  LandingPadInst *LP = II->getLandingPadInst();
+  MDNode *Pair = LP->getMetadata(PadMD);
+  if (!Pair) {
+    Pair = MDNode::getDistinct(II->getContext(), {});
+    LP->setMetadata(PadMD, Pair);
+  }
+  CallInst *Call = changeToCall(II);
+  Call->setMetadata(WasInvokeMD, Pair);
+  return Call;
+}
+
+BasicBlock *formerUnwindDest(const Instruction &I) {
+  MDNode *Pair = I.getMetadata(WasInvokeMD);
+  if (!Pair)
+    return nullptr;
+  for (BasicBlock &BB : *const_cast<Function *>(I.getFunction()))
+    if (BB.isLandingPad() && BB.getLandingPadInst()->getMetadata(PadMD) == Pair)
+      return &BB;
+  return nullptr;
+}
+
 /// A spawned invoke is a call: an exception of a task comes out at its
 /// sync, not at the spawn.
 static CallBase *asCall(CallBase &CB) {
@@ -214,7 +239,7 @@ static CallBase *asCall(CallBase &CB) {
   if (!II)
     return &CB;
   BasicBlock *Normal = II->getNormalDest();
-  CallInst *Call = changeToCall(II);
+  CallInst *Call = callOf(II);
   MergeBlockIntoPredecessor(Normal);
   return Call;
 }
@@ -272,7 +297,7 @@ CallBase *spawnedCallOf(CallInst &Begin, CallInst &End) {
       BasicBlock *Pred = Into->getSinglePredecessor();
       auto *II = Pred ? dyn_cast<InvokeInst>(Pred->getTerminator()) : nullptr;
       if (II && II->getNormalDest() == Into) {
-        changeToCall(II);
+        callOf(II);
         if (!MergeBlockIntoPredecessor(Into))
           return nullptr;
         Into = End.getParent();
@@ -300,7 +325,7 @@ CallBase *spawnedCallOf(CallInst &Begin, CallInst &End) {
     auto *II = Pred ? dyn_cast<InvokeInst>(Pred->getTerminator()) : nullptr;
     if (!II || II->getNormalDest() != BB || Begin.getParent() == BB)
       return nullptr;
-    changeToCall(II);
+    callOf(II);
     if (!MergeBlockIntoPredecessor(BB))
       return nullptr;
   }

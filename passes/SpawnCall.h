@@ -29,6 +29,10 @@
 
 namespace wsff {
 
+/// The landing pad a call that the lowering made of an invoke unwound to
+/// (its mark, WasInvokeMD), or null.
+llvm::BasicBlock *formerUnwindDest(const llvm::Instruction &I);
+
 /// Is I a call of the function named Name?
 bool isCallTo(const llvm::Instruction &I, llvm::StringRef Name);
 
