@@ -121,57 +121,88 @@ bool constructsLocal(const CallBase &CB, const CalleeKinds &Kinds) {
 /// single-predecessor edges, or a call on the way that was an invoke in a
 /// spawn (the lowering made it a call, and inlined the macro's helpers,
 /// whose invokes went with them: SpawnCall.h, formerUnwindDest).  The
-/// objects whose cleanups II's landing pad runs are exactly those alive at
-/// II; between II and E, calls that are not invokes may construct or
-/// destroy others (a temporary's destructor, E itself), so the sync moves
-/// up to right after II -- or right before it, when II constructs an
-/// object (its pad does not destroy that one) -- where its pad is exact.
-/// Earlier is as right (a sync may come anywhere after the spawns it
-/// waits for), so it does not move past a spawn.  Null handler where no
-/// invoke is found: a call at E.
-SyncPlace placeSync(Instruction &E, const CalleeKinds &Kinds, ArrayRef<SpawnSite> Sites,
-                    const DenseMap<const Instruction *, unsigned> &SiteOfEnd) {
-  BasicBlock *BB = E.getParent();
-  Instruction *From = &E;
-  Instruction *AfterSpawn = nullptr; // the first spawn end marker on the way
-  for (unsigned Steps = 0; Steps < 64; ++Steps) {
-    for (Instruction *J = From ? From->getPrevNode() : BB->getTerminator(); J;
-         J = J->getPrevNode()) {
-      auto Site = SiteOfEnd.find(J);
-      if (Site != SiteOfEnd.end()) {
-        if (!AfterSpawn)
-          AfterSpawn = J->getNextNode();
-        CallBase *Call = Sites[Site->second].Call;
-        if (BasicBlock *Pad = formerUnwindDest(*Call))
-          return {AfterSpawn, Pad};
-        J = Call; // a spawn that cannot throw: on to the handler of its scope
-        continue;
-      }
-      if (!AfterSpawn)
-        continue;
-      // Past a spawn, the sync stays after it: the objects made or
-      // destroyed on the way would make the pad found inexact.
-      if (auto *CB = dyn_cast<CallBase>(J))
-        if (constructsLocal(*CB, Kinds) || Kinds.of(*CB) == CalleeKind::Destructor)
-          return {&E, nullptr};
-    }
-    BasicBlock *Pred = BB->getSinglePredecessor();
-    if (!Pred)
-      return {&E, nullptr};
-    if (auto *II = dyn_cast<InvokeInst>(Pred->getTerminator())) {
-      if (II->getNormalDest() != BB)
-        return {&E, nullptr};
-      if (AfterSpawn)
-        return {AfterSpawn, II->getUnwindDest()};
-      if (constructsLocal(*II, Kinds))
-        return {II, II->getUnwindDest()};
-      return {&*II->getNormalDest()->getFirstInsertionPt(), II->getUnwindDest()};
-    }
-    BB = Pred;
-    From = nullptr;
+/// objects whose cleanups II's landing pad runs are exactly those alive
+/// right before II; between II and E, calls that are not invokes may
+/// construct or destroy others (a temporary's destructor, E itself), so the
+/// sync moves up to right before II, where its pad is exact.  Earlier is as
+/// right (a sync may come anywhere after the spawns it waits for), so it
+/// does not move past a spawn: after a spawn that was an invoke it goes
+/// right after the spawn, with the spawn's pad.  Where paths meet on the
+/// way (a goto out of the scope, a break), each incoming path gets its own
+/// sync, placed the same way from the end of its block.  A path where no
+/// invoke is found gets a call (at E, or at the end of its block).
+class SyncPlacer {
+public:
+  SyncPlacer(const CalleeKinds &Kinds, ArrayRef<SpawnSite> Sites,
+             const DenseMap<const Instruction *, unsigned> &SiteOfEnd)
+      : Kinds(Kinds), Sites(Sites), SiteOfEnd(SiteOfEnd) {}
+
+  SmallVector<SyncPlace, 2> place(Instruction &E) {
+    SmallVector<SyncPlace, 2> Out;
+    Visited.clear();
+    walk(E.getParent(), &E, &E, 0, Out);
+    return Out;
   }
-  return {&E, nullptr};
-}
+
+private:
+  /// From before From (null: the end of BB) back; Default is where a call
+  /// goes on this path when no handler is found.
+  void walk(BasicBlock *BB, Instruction *From, Instruction *Default, unsigned Depth,
+            SmallVectorImpl<SyncPlace> &Out) {
+    Instruction *AfterSpawn = nullptr; // right after the first spawn on the way
+    for (unsigned Steps = 0; Steps < 64; ++Steps) {
+      for (Instruction *J = From ? From->getPrevNode() : BB->getTerminator(); J;
+           J = J->getPrevNode()) {
+        auto Site = SiteOfEnd.find(J);
+        if (Site != SiteOfEnd.end()) {
+          if (!AfterSpawn)
+            AfterSpawn = J->getNextNode();
+          CallBase *Call = Sites[Site->second].Call;
+          if (BasicBlock *Pad = formerUnwindDest(*Call)) {
+            Out.push_back({AfterSpawn, Pad});
+            return;
+          }
+          J = Call; // a spawn that cannot throw: on to the handler of its scope
+          continue;
+        }
+        // Past a spawn, the sync stays after it: the objects made or
+        // destroyed on the way would make the pad found inexact.
+        if (AfterSpawn)
+          if (auto *CB = dyn_cast<CallBase>(J))
+            if (constructsLocal(*CB, Kinds) || Kinds.of(*CB) == CalleeKind::Destructor)
+              return Out.push_back({Default, nullptr});
+      }
+      BasicBlock *Pred = BB->getSinglePredecessor();
+      if (!Pred) {
+        if (AfterSpawn || Depth >= 3 || pred_empty(BB) || !Visited.insert(BB).second)
+          return Out.push_back({Default, nullptr});
+        for (BasicBlock *P : predecessors(BB)) {
+          Instruction *T = P->getTerminator();
+          if (auto *II = dyn_cast<InvokeInst>(T))
+            Out.push_back({II, II->getUnwindDest()});
+          else if (isa<BranchInst, SwitchInst>(T))
+            walk(P, nullptr, T, Depth + 1, Out);
+          else
+            Out.push_back({T, nullptr});
+        }
+        return;
+      }
+      if (auto *II = dyn_cast<InvokeInst>(Pred->getTerminator())) {
+        if (II->getNormalDest() != BB)
+          return Out.push_back({Default, nullptr});
+        return Out.push_back({AfterSpawn ? AfterSpawn : II, II->getUnwindDest()});
+      }
+      BB = Pred;
+      From = nullptr;
+    }
+    Out.push_back({Default, nullptr});
+  }
+
+  const CalleeKinds &Kinds;
+  ArrayRef<SpawnSite> Sites;
+  const DenseMap<const Instruction *, unsigned> &SiteOfEnd;
+  SmallPtrSet<BasicBlock *, 8> Visited;
+};
 
 /// How a remark names the local A that E ends: its variable (with -g),
 /// else its class (a destructor call) or its cleanup function.
@@ -552,19 +583,24 @@ void LifetimePlan::syncAtPad(LandingPadInst *LP, Instruction *E, Function *SyncF
 void LifetimePlan::syncBefore(Instruction *E, Function *SyncFn, LifetimeSyncs &Made) {
   // Also in a function that does not throw: a noexcept function may catch
   // its tasks' exceptions (a terminate pad, where it does not, is right too).
-  SyncPlace At = placeSync(*E, Kinds, Sites, SiteOfEnd);
-  CallBase *Sync;
-  if (At.Handler && !isa<PHINode>(At.Handler->front())) {
-    BasicBlock *BB = At.Before->getParent();
-    BasicBlock *Rest = SplitBlock(BB, At.Before, static_cast<DominatorTree *>(nullptr),
-                                  nullptr, nullptr, "ws.local.synced");
-    BB->getTerminator()->eraseFromParent();
-    Sync = InvokeInst::Create(SyncFn, Rest, At.Handler, {}, "", BB);
-  } else {
-    Sync = CallInst::Create(SyncFn, "", E->getIterator());
+  SyncPlacer Placer(Kinds, Sites, SiteOfEnd);
+  SmallPtrSet<Instruction *, 4> Done;
+  for (SyncPlace At : Placer.place(*E)) {
+    if (!Done.insert(At.Before).second)
+      continue;
+    CallBase *Sync;
+    if (At.Handler && !isa<PHINode>(At.Handler->front())) {
+      BasicBlock *BB = At.Before->getParent();
+      BasicBlock *Rest = SplitBlock(BB, At.Before, static_cast<DominatorTree *>(nullptr),
+                                    nullptr, nullptr, "ws.local.synced");
+      BB->getTerminator()->eraseFromParent();
+      Sync = InvokeInst::Create(SyncFn, Rest, At.Handler, {}, "", BB);
+    } else {
+      Sync = CallInst::Create(SyncFn, "", At.Before->getIterator());
+    }
+    Sync->setDebugLoc(E->getDebugLoc());
+    Made.Syncs.push_back(Sync);
   }
-  Sync->setDebugLoc(E->getDebugLoc());
-  Made.Syncs.push_back(Sync);
 }
 
 void LifetimePlan::insert(ArrayRef<Instruction *> Needs, Function *SyncFn,
