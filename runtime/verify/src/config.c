@@ -46,6 +46,8 @@ static const struct {
     {"--no-quiesce", DROP_QUIESCE, "quiesce when the worker stops"},
     {"--no-barrier", DROP_BARRIER, "barrier forced on the owner"},
     {"--no-fenced-peek", DROP_FENCED_PEEK, "seq_cst load of H after the take's exchange"},
+    {"--no-claim", DROP_CLAIM, "the owner's claim of a request before it answers"},
+    {"--no-take-back", DROP_TAKE_BACK, "a waiting thief's take-back of its request"},
 };
 
 /* --memory=weak: the order of a step's access is the one its quoted C
@@ -255,7 +257,7 @@ static void usage_line(char *buf, size_t n) {
            "--script=pt[pt]..] [--thieves=1..3] [--steals=1..3] "
            "[--buffer=plain|b|coalesce] [--memory=tso|weak] [--no-fence] [--no-fenced-peek] [--no-anticoalesce] "
            "[--no-reset-tag] [--no-take-tag] [--no-reset-lock] "
-           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--no-barrier] "
+           "[--no-reset-allstolen] [--no-reset] [--no-quiesce] [--no-claim] [--no-take-back] [--no-barrier] "
            "[--strict-peek] "
            "[--expect=safe|violation] [--max-states=N] [--quiet]\n"
            "       ws-verify --check-source=RUNTIME_SRC_DIR");

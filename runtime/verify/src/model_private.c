@@ -7,6 +7,15 @@
  * and waits on its transfer cell; the owner answers at its push and take
  * and, while it waits at a join, in the join's loop (ops->idle); it closes
  * the cell when it stops (ops->quiesce; --no-quiesce leaves it out).
+ * The owner claims a request (CAS to ANSWERING) before it answers, and a
+ * waiting thief may take its request back (CAS from its id to none): the
+ * runtime does so after a while, or at once when calls are queued; here at
+ * any moment, once a steal (a second try could only fail: nobody else
+ * writes the thief's id).  --no-claim answers without the claim, the
+ * negative control: a request taken back between the owner's load and its
+ * answer loses the task handed over.  --no-take-back waits forever, as
+ * the code did before; only then does a worker that stops without closing
+ * its cell (--no-quiesce) leave a thief hanging.
  *
  * Left out: a waiting thief also answers requests to its own deque, which
  * no thread of the scenario makes.
@@ -19,6 +28,7 @@ enum {
   POLL_PEEK = 1,
   TAKE_ENTRY,
   ANSWER_LOAD_REQUEST,
+  ANSWER_CLAIM,
   ANSWER_STORE_TRANSFER,
   ANSWER_STORE_REQUEST,
   IDLE_LOAD_T,
@@ -28,6 +38,7 @@ enum {
   STEAL_STORE_WAIT,
   STEAL_CAS,
   STEAL_WAIT,
+  STEAL_TAKE_BACK,
   NSTEPS
 };
 
@@ -37,9 +48,12 @@ static const vf_step_info steps[NSTEPS] = {
                    "if (ws_unlikely((int32_t)ws_peek32(&q->request) >= 0))"},
     [TAKE_ENTRY] = {"(private) take: handed over to a thief?", F,
                     "if (ws_unlikely(t < q->o_head))"},
-    [ANSWER_LOAD_REQUEST] = {"(private) answer: j := request; the oldest task below head", F,
-                             "int j = atomic_load_explicit(&q->request, ws_acquire);",
-                             "if (q->o_head < head)"},
+    [ANSWER_LOAD_REQUEST] = {"(private) answer: j := request", F,
+                             "int j = atomic_load_explicit(&q->request, ws_acquire);"},
+    [ANSWER_CLAIM] = {"(private) answer: CAS(request, j, ANSWERING); the oldest task below head", F,
+                      "if (j < 0 || !atomic_compare_exchange_strong_explicit(",
+                      "&q->request, &j, WS_REQUEST_ANSWERING, ws_acq_rel,",
+                      "if (q->o_head < head)"},
     [ANSWER_STORE_TRANSFER] = {"(private) answer: thief j's transfer := give", F,
                                "atomic_store_explicit(&ws_rt.workers[j]->dq->transfer, give, ws_release);"},
     [ANSWER_STORE_REQUEST] = {"(private) answer: request := none", F,
@@ -60,6 +74,9 @@ static const vf_step_info steps[NSTEPS] = {
                    "return expect == WS_REQUESTS_CLOSED ? WS_EMPTY : WS_ABORT;"},
     [STEAL_WAIT] = {"(private) steal: wait for the answer in my transfer cell", F,
                     "while ((r = atomic_load_explicit(&me->transfer, ws_acquire)) =="},
+    [STEAL_TAKE_BACK] = {"(private) steal: take the request back: CAS(request, me, none)", F,
+                         "if (atomic_compare_exchange_strong_explicit(&victim->request, &mine,",
+                         "return WS_ABORT; /* taken back before the owner saw it */"},
 };
 
 /* Where ws_private_answer returns to. */
@@ -95,6 +112,14 @@ static int step(vf_ctx *c) {
     w->j = (int8_t)vf_load(c, A_REQUEST);
     if (w->j < 0)
       return back_to_caller(c);
+    return vf_goto(c, ANSWER_CLAIM);
+  case ANSWER_CLAIM:
+    if (!(c->cfg->drop & DROP_CLAIM)) {
+      if (!vf_drained(w))
+        return STEP_BLOCKED;
+      if (!vf_cas(c, A_REQUEST, w->j, VF_REQUEST_ANSWERING))
+        return back_to_caller(c);
+    }
     w->task = VF_EMPTY_SLOT; /* give */
     if (w->o_head < w->h)
       w->task = w->o_head++;
@@ -134,6 +159,7 @@ static int step(vf_ctx *c) {
   case STEAL_STORE_WAIT:
     if (!vf_store(c, A_TRANSFER0 + c->tid - 1, VF_TRANSFER_WAIT))
       return STEP_BLOCKED;
+    w->H = 0; /* not taken back yet */
     return vf_goto(c, STEAL_CAS);
   case STEAL_CAS: {
     if (!vf_drained(w))
@@ -143,10 +169,19 @@ static int step(vf_ctx *c) {
       return vf_steal_return(c, expect == VF_REQUESTS_CLOSED ? RET_EMPTY : RET_ABORT, 0);
     return vf_goto(c, STEAL_WAIT);
   }
-  default: { /* STEAL_WAIT: the loop only re-reads the cell, so it blocks */
+  case STEAL_TAKE_BACK:
+    if (!vf_drained(w))
+      return STEP_BLOCKED;
+    w->H = 1;
+    if (vf_cas(c, A_REQUEST, c->tid, VF_NO_REQUEST))
+      return vf_steal_return(c, RET_ABORT, 0);
+    return vf_goto(c, STEAL_WAIT);
+  default: { /* STEAL_WAIT: the loop only re-reads the cell, so it blocks
+              * (once it may take the request back instead) */
     int r = vf_load(c, A_TRANSFER0 + c->tid - 1);
     if (r == VF_TRANSFER_WAIT)
-      return STEP_BLOCKED;
+      return w->H || (c->cfg->drop & DROP_TAKE_BACK) ? STEP_BLOCKED
+                                                     : vf_goto(c, STEAL_TAKE_BACK);
     if (r == VF_EMPTY_SLOT)
       return vf_steal_return(c, RET_EMPTY, 0);
     return vf_steal_return(c, RET_TASK, r);
@@ -169,7 +204,8 @@ static int waiting(vf_ctx *c) {
   const vf_op *op = &c->cfg->worker[w->op];
   int in_loop = (w->phase == PH_CLIENT && w->pc == C_JOIN_WAIT) ||
                 (w->phase == PH_DEQUE && (w->pc == IDLE_LOAD_T ||
-                                          (w->pc == ANSWER_LOAD_REQUEST &&
+                                          ((w->pc == ANSWER_LOAD_REQUEST ||
+                                            w->pc == ANSWER_CLAIM) &&
                                            w->caller == FROM_IDLE)));
   if (!in_loop || (op->kind == OP_JOIN && op->skip))
     return 0;
@@ -187,7 +223,7 @@ const vf_variant vf_private = {
     .name = "private",
     .relaxed = 1,
     .hides_private = 1,
-    .drops = DROP_RESET | DROP_QUIESCE,
+    .drops = DROP_RESET | DROP_QUIESCE | DROP_CLAIM | DROP_TAKE_BACK,
     .put_pc = POLL_PEEK,
     .take_pc = TAKE_ENTRY,
     .steal_pc = STEAL_STORE_WAIT,

@@ -70,6 +70,7 @@ enum vf_addr {
 #define VF_TRANSFER_WAIT (-2) /* private: WS_TRANSFER_WAIT */
 #define VF_NO_REQUEST (-1)    /* private: WS_NO_REQUEST */
 #define VF_REQUESTS_CLOSED (-2)
+#define VF_REQUEST_ANSWERING (-3) /* private: WS_REQUEST_ANSWERING */
 #define VF_DONE 1 /* a slot's state: WS_TASK_DONE (the thief's address left out) */
 
 typedef struct vf_store {
@@ -170,8 +171,11 @@ enum vf_drop {
   DROP_RESET = 64,           /* every variant: no ops->reset after a join */
   DROP_QUIESCE = 128,        /* private: the worker stops without closing */
   DROP_BARRIER = 256,        /* ffmb: the thief's barrier on the owner */
-  DROP_FENCED_PEEK = 512     /* the, cl: the take reads H with a plain load
+  DROP_FENCED_PEEK = 512,    /* the, cl: the take reads H with a plain load
                                 (ws_th_peek_head, before dfa1a27) */
+  DROP_CLAIM = 1024,         /* private: the owner answers a request without
+                                claiming it first */
+  DROP_TAKE_BACK = 2048      /* private: a thief waits for its answer forever */
 };
 
 /* --memory=weak: the memory order of a step's access, read from the C
