@@ -236,7 +236,7 @@ void FunctionChecks::dropRepeated() {
 /// writes) of adjacent bytes off one base are one check of their union (a
 /// structure's two fields: knapsack's e->weight and e->value).  The same
 /// bytes are checked, by the same strand; a report names the line, as the
-/// two checks' would.  The union is 2, 4, 8 or 16 bytes, checked where the
+/// two checks' would.  The union is 2, 4 or 8 bytes, checked where the
 /// later of the two is (both addresses are known there).
 void FunctionChecks::mergeAdjacent() {
   DenseMap<const Instruction *, std::pair<unsigned, unsigned>> Where;
@@ -286,7 +286,10 @@ void FunctionChecks::mergeAdjacent() {
               PA.Off + (int64_t)PA.Size != PB.Off)
             continue;
           uint64_t N = PA.Size + PB.Size;
-          if (!isPowerOf2_64(N) || N > 16)
+          // Within a granule (8 bytes), as most are: a check across two
+          // takes the runtime's slower path for ranges (skynet's sum[i]
+          // and sum[i + 1] were better checked apart).
+          if (!isPowerOf2_64(N) || N > 8)
             continue;
           // A is below B: the union is A's address, checked at the later.
           A = Access{Where[A.I].second > Where[B.I].second ? A.I : B.I, A.Ptr,
