@@ -97,6 +97,7 @@ private:
   bool mayRace(Value *Ptr);
   void collect();
   void dropRepeated();
+  void mergeAdjacent();
   void hoistLoops();
   void emit(const Access &A, IRBuilder<> &B);
   void emitStrided(const Strided &S);
@@ -231,6 +232,82 @@ void FunctionChecks::dropRepeated() {
   Accesses = std::move(Kept);
 }
 
+/// In a block, with no call between, on one source line: reads (or
+/// writes) of adjacent bytes off one base are one check of their union (a
+/// structure's two fields: knapsack's e->weight and e->value).  The same
+/// bytes are checked, by the same strand; a report names the line, as the
+/// two checks' would.  The union is 2, 4 or 8 bytes, checked where the
+/// later of the two is (both addresses are known there).
+void FunctionChecks::mergeAdjacent() {
+  DenseMap<const Instruction *, std::pair<unsigned, unsigned>> Where;
+  for (BasicBlock &BB : F) {
+    unsigned N = 0, Calls = 0;
+    for (Instruction &I : BB) {
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && !isTransparent(*CB))
+        ++Calls;
+      Where[&I] = {Calls, N++};
+    }
+  }
+  struct Piece {
+    const Value *Base;
+    int64_t Off;
+    uint64_t Size;
+  };
+  auto PieceOf = [&](const Access &A, Piece &P) {
+    auto *C = dyn_cast<ConstantInt>(A.Size);
+    if (!C || (!isa<LoadInst>(A.I) && !isa<StoreInst>(A.I)))
+      return false;
+    P.Size = C->getZExtValue();
+    P.Base = GetPointerBaseWithConstantOffset(A.Ptr, P.Off, DL);
+    return P.Base != nullptr;
+  };
+  auto Line = [](const Instruction *I) {
+    const DebugLoc &L = I->getDebugLoc();
+    return L ? L.getLine() : 0u;
+  };
+  DenseMap<std::pair<BasicBlock *, unsigned>, SmallVector<unsigned, 4>> Runs;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    Runs[{Accesses[I].I->getParent(), Where[Accesses[I].I].first}].push_back(I);
+  SmallVector<bool, 32> Gone(Accesses.size(), false);
+  for (auto &[Key, Run] : Runs) {
+    if (Run.size() < 2 || Run.size() > 256)
+      continue;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (unsigned I : Run) {
+        Piece PA;
+        if (Gone[I] || !PieceOf(Accesses[I], PA))
+          continue;
+        for (unsigned J : Run) {
+          Piece PB;
+          Access &A = Accesses[I], &B = Accesses[J];
+          if (I == J || Gone[J] || A.Write != B.Write || !Line(A.I) ||
+              Line(A.I) != Line(B.I) || !PieceOf(B, PB) || PA.Base != PB.Base ||
+              PA.Off + (int64_t)PA.Size != PB.Off)
+            continue;
+          uint64_t N = PA.Size + PB.Size;
+          // Within a granule (8 bytes), as most are: a check across two
+          // takes the runtime's slower path for ranges (skynet's sum[i]
+          // and sum[i + 1] were better checked apart).
+          if (!isPowerOf2_64(N) || N > 8)
+            continue;
+          // A is below B: the union is A's address, checked at the later.
+          A = Access{Where[A.I].second > Where[B.I].second ? A.I : B.I, A.Ptr,
+                     ConstantInt::get(A.Size->getType(), N), A.Write};
+          Gone[J] = true;
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  SmallVector<Access, 32> Kept;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    if (!Gone[I])
+      Kept.push_back(Accesses[I]);
+  Accesses = std::move(Kept);
+}
+
 /// An innermost loop without calls, entered through a preheader, left only
 /// at its latch after a number of iterations known on entry: an access
 /// made every iteration, at an address that is the same each time or moves
@@ -327,6 +404,7 @@ void FunctionChecks::emitStrided(const Strided &S) {
 unsigned FunctionChecks::run() {
   collect();
   dropRepeated();
+  mergeAdjacent();
   hoistLoops();
   IRBuilder<> B(F.getContext());
   for (const Access &A : Accesses)

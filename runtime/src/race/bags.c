@@ -146,9 +146,11 @@ static ws_strand make_current(void) {
     n = new_node(BAG_S, p->stack);
     join(&p->S, n, BAG_S, 0);
   } else {
+    /* The segment's set may hold what its calls ran already (bags_leave):
+     * the strand joins it. */
     segment *s = &segments[nsegments - 1];
     n = new_node(BAG_S, s->stack);
-    s->strand = n;
+    join(&s->strand, n, BAG_S, 0);
   }
   p->current = n;
   set_current(n);
@@ -242,13 +244,13 @@ void ws_race_bags_leave(void) {
   ws_strand S = pop_frame(NULL);
   procedure *caller = &frames[depth - 1];
   if (S) { /* what the procedure ran joins the caller's current strand */
-    if (caller->in_S) {
+    /* Into the caller's S-bag, or the set of its current segment (its
+     * strand, if made, is in that set; if not, none is made for this: a
+     * continuation that only calls keeps none). */
+    if (caller->in_S)
       join(&caller->S, S, BAG_S, 0);
-    } else {
-      if (!caller->current)
-        make_current();
-      join(&caller->current, S, BAG_S, 0);
-    }
+    else
+      join(&segments[nsegments - 1].strand, S, BAG_S, 0);
   }
   set_current(caller->current);
 }

@@ -209,25 +209,32 @@ static int split_bytes(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uint
   uint32_t here = ws_race_code_offset(pc);
   int changed = 0, reuse = 0;
   unsigned long before = found;
-  rec was = {0, 0, 0, 0}, now = was;
+  ws_pair was = 0, now = 0;
   for (unsigned k = off; k < off + len; k++) {
     rec c = r[k];
-    if (reuse && rec_same(c, was)) {
-      if (!rec_same(c, now)) {
-        r[k] = now;
-        changed = 1;
+    ws_pair v = WS_PAIR(c.w, c.r);
+    uint64_t pcs = c.wpc | (uint64_t)c.rpc << 32;
+    /* The rules give what they gave the byte before with the same pair
+     * (no race found there); only the locations are the byte's own (a
+     * structure's fields written at different places). */
+    if (reuse && v == was) {
+      if (now != v) {
+        rec n = rec_of(now, pcs_after(v, now, pcs, here));
+        if (!rec_same(n, c)) {
+          r[k] = n;
+          changed = 1;
+        }
       }
       continue;
     }
-    ws_pair v = WS_PAIR(c.w, c.r);
     if (unchanged(v, me, write))
       continue;
-    uint64_t pcs = c.wpc | (uint64_t)c.rpc << 32;
     unsigned long f = found;
     ws_pair nv = rules(v, pcs, x + (k - off), pc, write, me);
-    was = now = c;
+    was = v;
+    now = nv;
     if (nv != v) {
-      r[k] = now = rec_of(nv, pcs_after(v, nv, pcs, here));
+      r[k] = rec_of(nv, pcs_after(v, nv, pcs, here));
       changed = 1;
     }
     reuse = found == f;
