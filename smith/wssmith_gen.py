@@ -158,7 +158,7 @@ static _Complex double mk_cd(u64 e) {
 }
 static u64 h_cd(_Complex double z) { return mix(h_d(__real__ z), h_d(__imag__ z)); }
 static const long *mk_p(u64 e) { return &ro[e & 63]; }
-static u64 h_p(const long *p) { return (u64)(p - ro) * 1000003u + (u64)*p; }
+static u64 h_p(const long *p) { return p ? (u64)(p - ro) * 1000003u + (u64)*p : 0x9e3779b97f4a7c15ULL; }
 typedef struct S2 { long a; int b; } S2;
 static S2 mk_S2(u64 e) { S2 s; s.a = (long)e; s.b = (int)(e >> 7); return s; }
 static u64 h_S2(S2 s) { return mix((u64)s.a, (u64)(unsigned)s.b); }
