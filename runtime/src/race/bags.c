@@ -63,7 +63,7 @@ static __attribute__((noinline)) void grow_nodes(void) {
   capacity = c;
 }
 
-static ws_strand new_node(int kind, uint32_t stack) {
+static inline __attribute__((always_inline)) ws_strand new_node(int kind, uint32_t stack) {
   if (__builtin_expect(nodes >= capacity, 0))
     grow_nodes();
   ws_strand n = nodes++;
@@ -87,7 +87,8 @@ static ws_strand find(ws_strand x) {
 /* A bag, or the set of a strand: a node of its set, 0 while empty.  x's
  * set joins the bag, which keeps its kind; an empty bag takes x's set as
  * it is, whose kind becomes the bag's (a set is in one bag at a time). */
-static void join(ws_strand *bag, ws_strand x, int kind, uint32_t proc) {
+static inline __attribute__((always_inline)) void join(ws_strand *bag, ws_strand x, int kind,
+                                                   uint32_t proc) {
   if (!x)
     return;
   ws_strand b = find(x);
@@ -138,19 +139,28 @@ static void set_current(ws_strand s) {
   ws_race_set_me(s ? s : WS_RACE_PENDING);
 }
 
+/* join(bag, n, BAG_S, 0) for a strand n just made (its own set, an
+ * S-bag's kind and no owner already). */
+static inline void join_new(ws_strand *bag, ws_strand n) {
+  if (*bag)
+    parent[n] = find(*bag);
+  else
+    *bag = n;
+}
+
 /* The current strand of the innermost procedure, made now. */
 static ws_strand make_current(void) {
   procedure *p = &frames[depth - 1];
   ws_strand n;
   if (p->in_S) {
     n = new_node(BAG_S, p->stack);
-    join(&p->S, n, BAG_S, 0);
+    join_new(&p->S, n);
   } else {
     /* The segment's set may hold what its calls ran already (bags_leave):
      * the strand joins it. */
     segment *s = &segments[nsegments - 1];
     n = new_node(BAG_S, s->stack);
-    join(&s->strand, n, BAG_S, 0);
+    join_new(&s->strand, n);
   }
   p->current = n;
   set_current(n);
@@ -159,7 +169,8 @@ static ws_strand make_current(void) {
 
 ws_strand ws_race_make_me(void) { return make_current(); }
 
-static procedure *push_frame(ws_slot *base, int child, uint32_t stack) {
+static inline __attribute__((always_inline)) procedure *push_frame(ws_slot *base, int child,
+                                                                  uint32_t stack) {
   if (depth == frames_cap) {
     frames_cap = frames_cap ? 2 * frames_cap : 256;
     frames = ws_race_realloc(frames, frames_cap * sizeof *frames);
@@ -181,7 +192,7 @@ static procedure *push_frame(ws_slot *base, int child, uint32_t stack) {
 
 /* The procedure ends: everything it ran is serial with what follows, in
  * its S-bag, which it returns. */
-static ws_strand pop_frame(ws_slot **base) {
+static inline __attribute__((always_inline)) ws_strand pop_frame(ws_slot **base) {
   procedure *p = &frames[--depth];
   ws_strand S = p->S;
   join(&S, p->P, BAG_S, 0);

@@ -21,7 +21,8 @@ unsigned ws_race_depth, ws_race_interned, ws_race_depth_cap;
 #define depth ws_race_depth
 #define interned ws_race_interned
 #define depth_cap ws_race_depth_cap
-static uint32_t *ids_now;    /* ids_now[k]: the trie node of sites_now[0..k] */
+uint32_t *ws_race_ids_now;  /* ids_now[k]: the trie node of sites_now[0..k] */
+#define ids_now ws_race_ids_now
 
 void ws_race_stack_grow(void) {
   depth_cap = depth_cap ? 2 * depth_cap : 1024;
@@ -64,7 +65,23 @@ static __attribute__((noinline)) void grow_trie(void) {
   ids_cap = cap;
 }
 
-static uint32_t intern(uint32_t below, uintptr_t pc) {
+/* The trie's edges found lately, direct-mapped by (below, call site): a
+ * strand named where the last one was (a spawn in a loop, a recursion's
+ * same call) finds its id without walking a list.  An entry whose id is
+ * 0 is empty; the collection empties them all (ids change). */
+typedef struct edge {
+  uintptr_t site;
+  uint32_t below, id;
+} edge;
+enum { EDGES = 1 << 12 };
+static edge edges[EDGES];
+
+static inline edge *edge_slot(uint32_t below, uintptr_t pc) {
+  uint64_t h = ((uint64_t)pc ^ ((uint64_t)below << 7)) * 0x9e3779b97f4a7c15ull;
+  return &edges[h >> (64 - 12)];
+}
+
+static uint32_t intern_slow(uint32_t below, uintptr_t pc) {
   if (ids_cap)
     for (uint32_t c = first[below]; c; c = next[c])
       if (site[c] == pc)
@@ -80,15 +97,22 @@ static uint32_t intern(uint32_t below, uintptr_t pc) {
   return id;
 }
 
+static inline uint32_t intern(uint32_t below, uintptr_t pc) {
+  edge *e = edge_slot(below, pc);
+  if (e->id && e->site == pc && e->below == below)
+    return e->id;
+  uint32_t id = intern_slow(below, pc);
+  *e = (edge){pc, below, id};
+  return id;
+}
+
 uint32_t ws_race_stack_with(uint32_t below, uintptr_t call_site) {
   return intern(below, call_site);
 }
 
 uint32_t ws_race_stack_id(void) { return ws_race_stack_id_below(depth); }
 
-uint32_t ws_race_stack_id_below(unsigned d) {
-  if (d > depth)
-    d = depth;
+uint32_t ws_race_stack_id_below_slow(unsigned d) {
   for (; interned < d; interned++)
     ids_now[interned] = intern(interned ? ids_now[interned - 1] : 0, sites_now[interned]);
   return d ? ids_now[d - 1] : 0;
@@ -134,6 +158,8 @@ uint32_t *ws_race_stack_compact(uint8_t *marks) {
     first[up[id]] = id;
   }
   ids = n;
+  for (unsigned k = 0; k < EDGES; k++)
+    edges[k].id = 0;
   for (unsigned k = 0; k < interned; k++)
     ids_now[k] = remap[ids_now[k]];
   return remap;

@@ -141,8 +141,17 @@ static inline void ws_race_stack_pop(void) {
 int ws_race_stack_now(uintptr_t *pcs, int n);
 /* The current stack as one id (kept by a strand that begins here). */
 uint32_t ws_race_stack_id(void);
-/* The id of the current stack's d outermost frames. */
-uint32_t ws_race_stack_id_below(unsigned d);
+/* The id of the current stack's d outermost frames: the ids of the
+ * interned part are kept (ids_now[k]: the stack's k + 1 outermost). */
+extern uint32_t *ws_race_ids_now;
+uint32_t ws_race_stack_id_below_slow(unsigned d);
+static inline uint32_t ws_race_stack_id_below(unsigned d) {
+  if (d > ws_race_depth)
+    d = ws_race_depth;
+  if (__builtin_expect(ws_race_interned < d, 0))
+    return ws_race_stack_id_below_slow(d);
+  return d ? ws_race_ids_now[d - 1] : 0;
+}
 /* Stack `below` with one more call site on top. */
 uint32_t ws_race_stack_with(uint32_t below, uintptr_t call_site);
 /* The call sites of stack id, innermost first, at most n. */
