@@ -98,6 +98,12 @@ private:
   void collect();
   void dropRepeated();
   void mergeAdjacent();
+  struct StrandRuns {
+    DenseMap<const Instruction *, std::pair<unsigned, unsigned>> Where;
+    DenseMap<std::pair<BasicBlock *, unsigned>, SmallVector<unsigned, 4>> Runs;
+  };
+  StrandRuns strandRuns() const;
+  void dropMarked(ArrayRef<bool> Marked);
   void hoistLoops();
   void emit(const Access &A, IRBuilder<> &B);
   void emitStrided(const Strided &S);
@@ -181,32 +187,47 @@ void FunctionChecks::collect() {
   }
 }
 
+/// Position in the block, and the calls before it: accesses with the same
+/// count of calls before them run in one strand, uninterrupted; grouped so
+/// by block (Runs: indices into Accesses).
+FunctionChecks::StrandRuns FunctionChecks::strandRuns() const {
+  StrandRuns SR;
+  for (BasicBlock &BB : F) {
+    unsigned N = 0, Calls = 0;
+    for (Instruction &I : BB) {
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && !isTransparent(*CB))
+        ++Calls;
+      SR.Where[&I] = {Calls, N++};
+    }
+  }
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    SR.Runs[{Accesses[I].I->getParent(), SR.Where[Accesses[I].I].first}].push_back(I);
+  return SR;
+}
+
+/// Accesses without the ones marked.
+void FunctionChecks::dropMarked(ArrayRef<bool> Marked) {
+  SmallVector<Access, 32> Kept;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    if (!Marked[I])
+      Kept.push_back(Accesses[I]);
+  Accesses = std::move(Kept);
+}
+
 /// In a block, with no call between: a second access of bytes already
 /// checked needs no check of its own (a read after a read or a write, a
 /// write after a write), nor does a read of bytes written later (the
 /// write's check finds what the read's would: at least one race per
 /// location, docs/race.md).
 void FunctionChecks::dropRepeated() {
-  // Position in the block, and the calls before it: accesses with the
-  // same count of calls before them run in one strand, uninterrupted.
-  DenseMap<const Instruction *, std::pair<unsigned, unsigned>> Where;
-  for (BasicBlock &BB : F) {
-    unsigned N = 0, Calls = 0;
-    for (Instruction &I : BB) {
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && !isTransparent(*CB))
-        ++Calls;
-      Where[&I] = {Calls, N++};
-    }
-  }
+  StrandRuns SR = strandRuns();
+  auto &Where = SR.Where;
   auto Covers = [](const Access &B, const Access &A) {
     auto *SB = dyn_cast<ConstantInt>(B.Size), *SA = dyn_cast<ConstantInt>(A.Size);
     return B.Ptr == A.Ptr && SB && SA && SB->getZExtValue() >= SA->getZExtValue();
   };
-  DenseMap<std::pair<BasicBlock *, unsigned>, SmallVector<unsigned, 4>> Runs;
-  for (unsigned I = 0; I < Accesses.size(); ++I)
-    Runs[{Accesses[I].I->getParent(), Where[Accesses[I].I].first}].push_back(I);
   SmallVector<bool, 32> Dropped(Accesses.size(), false);
-  for (auto &[Key, Run] : Runs) {
+  for (auto &[Key, Run] : SR.Runs) {
     if (Run.size() < 2 || Run.size() > 256)
       continue;
     for (unsigned I : Run) {
@@ -225,11 +246,7 @@ void FunctionChecks::dropRepeated() {
       }
     }
   }
-  SmallVector<Access, 32> Kept;
-  for (unsigned I = 0; I < Accesses.size(); ++I)
-    if (!Dropped[I])
-      Kept.push_back(Accesses[I]);
-  Accesses = std::move(Kept);
+  dropMarked(Dropped);
 }
 
 /// In a block, with no call between, on one source line: reads (or
@@ -239,15 +256,8 @@ void FunctionChecks::dropRepeated() {
 /// two checks' would.  The union is 2, 4 or 8 bytes, checked where the
 /// later of the two is (both addresses are known there).
 void FunctionChecks::mergeAdjacent() {
-  DenseMap<const Instruction *, std::pair<unsigned, unsigned>> Where;
-  for (BasicBlock &BB : F) {
-    unsigned N = 0, Calls = 0;
-    for (Instruction &I : BB) {
-      if (auto *CB = dyn_cast<CallBase>(&I); CB && !isTransparent(*CB))
-        ++Calls;
-      Where[&I] = {Calls, N++};
-    }
-  }
+  StrandRuns SR = strandRuns();
+  auto &Where = SR.Where;
   struct Piece {
     const Value *Base;
     int64_t Off;
@@ -265,11 +275,8 @@ void FunctionChecks::mergeAdjacent() {
     const DebugLoc &L = I->getDebugLoc();
     return L ? L.getLine() : 0u;
   };
-  DenseMap<std::pair<BasicBlock *, unsigned>, SmallVector<unsigned, 4>> Runs;
-  for (unsigned I = 0; I < Accesses.size(); ++I)
-    Runs[{Accesses[I].I->getParent(), Where[Accesses[I].I].first}].push_back(I);
   SmallVector<bool, 32> Gone(Accesses.size(), false);
-  for (auto &[Key, Run] : Runs) {
+  for (auto &[Key, Run] : SR.Runs) {
     if (Run.size() < 2 || Run.size() > 256)
       continue;
     for (bool Changed = true; Changed;) {
@@ -301,11 +308,7 @@ void FunctionChecks::mergeAdjacent() {
       }
     }
   }
-  SmallVector<Access, 32> Kept;
-  for (unsigned I = 0; I < Accesses.size(); ++I)
-    if (!Gone[I])
-      Kept.push_back(Accesses[I]);
-  Accesses = std::move(Kept);
+  dropMarked(Gone);
 }
 
 /// An innermost loop without calls, entered through a preheader, left only
