@@ -547,7 +547,7 @@ class Case:
         if self.on('fn_pointers'):
             forms += ['fnptr', 'ternary']
         va_ok = all(p.ty.va and p.mode == 'val' for p in params) and params
-        if self.on('variadic') and va_ok and not ctx.in_thread:
+        if self.on('variadic') and va_ok:
             forms += ['variadic'] * 2
         if cxx:
             for f, sw in (('lambda', 'lambdas'), ('lambda_cap', 'lambda_captures'),

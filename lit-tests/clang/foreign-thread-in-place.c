@@ -3,20 +3,24 @@
 // other threads").  A spawning function lowered in place has no entry
 // point to hand the call over: a variadic one (its va_list cannot be
 // forwarded) or a weak one (the linker may pick another definition).
-// Called on such a thread, it stops the program with a message and exit
-// status 2; the same functions called from the main thread, and a plain
-// spawning function called from the thread, run.
+// Called on such a thread, it runs there, serially, on a deque of the
+// thread's own (as with one worker), and the thread's later calls of plain
+// spawning functions still go to the workers.  Before issue 33's campaign
+// it stopped the program ("a variadic or interposable (weak) spawning
+// function called on a thread the runtime does not own").
 // RUN: %ws-clang -fws-fencefree -O1 %s -o %t -lpthread
 // RUN: env WS_NUM_WORKERS=2 %t plain | FileCheck %s --check-prefix=PLAIN
 // RUN: env WS_NUM_WORKERS=2 %t main | FileCheck %s --check-prefix=MAIN
-// RUN: env WS_NUM_WORKERS=2 not %t variadic 2>&1 | FileCheck %s --check-prefix=FATAL
-// RUN: env WS_NUM_WORKERS=2 not %t weak 2>&1 | FileCheck %s --check-prefix=FATAL
-// RUN: env WS_NUM_WORKERS=2 %t variadic; test $? -eq 2
-// PLAIN: plain=55
+// RUN: env WS_NUM_WORKERS=2 %t variadic 2>&1 | FileCheck %s --check-prefix=VARIADIC
+// RUN: env WS_NUM_WORKERS=2 %t weak 2>&1 | FileCheck %s --check-prefix=WEAK
+// RUN: env WS_NUM_WORKERS=1 %t weak 2>&1 | FileCheck %s --check-prefix=WEAK1
+// PLAIN: plain=55 on_worker=1
 // MAIN: variadic=55 weak=55
-// FATAL: a variadic or interposable (weak) spawning function called on a thread the runtime does not own
-// FATAL-NOT: {{^}}variadic=
-// FATAL-NOT: {{^}}weak=
+// VARIADIC-NOT: ws:
+// VARIADIC: variadic=55 on_worker=-1 then plain=55 on_worker=1
+// WEAK-NOT: ws:
+// WEAK: weak=55 on_worker=-1 then plain=55 on_worker=1
+// WEAK1: weak=55 on_worker=-1 then plain=55 on_worker=-1
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,8 +37,11 @@ static long fib(long n) {
   return a + b;
 }
 
+static int where;
+
 long plain(long n) {
   long a;
+  where = ws_worker_id();
   ws_spawn(a, fib, n);
   ws_sync();
   return a;
@@ -42,6 +49,7 @@ long plain(long n) {
 
 long variadic(long n, ...) {
   long a;
+  where = ws_worker_id();
   ws_spawn(a, fib, n);
   ws_sync();
   return a;
@@ -49,18 +57,23 @@ long variadic(long n, ...) {
 
 __attribute__((weak)) long weak(long n) {
   long a;
+  where = ws_worker_id();
   ws_spawn(a, fib, n);
   ws_sync();
   return a;
 }
 
 static void *from_thread(void *what) {
-  if (!strcmp(what, "plain"))
-    printf("plain=%ld\n", plain(10));
-  else if (!strcmp(what, "variadic"))
-    printf("variadic=%ld\n", variadic(10, 0));
-  else
-    printf("weak=%ld\n", weak(10));
+  if (!strcmp(what, "plain")) {
+    long r = plain(10);
+    printf("plain=%ld on_worker=%d\n", r, where >= 0);
+    return NULL;
+  }
+  long r = !strcmp(what, "variadic") ? variadic(10, 0) : weak(10);
+  int in_place = where;
+  long p = plain(10);
+  printf("%s=%ld on_worker=%d then plain=%ld on_worker=%d\n", (char *)what, r,
+         in_place, p, where >= 0 ? 1 : where);
   return NULL;
 }
 

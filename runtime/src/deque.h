@@ -65,15 +65,19 @@ typedef struct ws_dq {
   ws_slot *o_head;  /* private: the oldest task not handed over (H) */
   /* What sends an entry point (__ws_tail) to its slow path, in one word:
    * the handlers of the program's marked as running on this thread
-   * (signals.c: the slow path refuses spawning code inside one), and a
+   * (signals.c: the slow path refuses spawning code inside one), a
    * sleeping thief's request to be woken by the next entry point (idle.c,
-   * ws_ask_entry_wake).  Each half has one writer at a time: the owner
-   * (marks), the thieves (wake); x86 writes the halves alone.  Next to T:
-   * one more load of its line. */
+   * ws_ask_entry_wake), and, on a thread of the program's that ran a
+   * spawning function lowered in place on a deque of its own, that its
+   * other calls still go to the workers (startup.c, ws_tail_in_place).
+   * Each part has one writer at a time: the owner (marks, in_place), the
+   * thieves (wake); x86 writes the parts alone.  Next to T: one more load
+   * of its line. */
   union {
     _Atomic uint64_t any;
     struct {
-      _Atomic int32_t handler_marks, wake;
+      _Atomic int32_t handler_marks;
+      _Atomic int16_t wake, in_place;
     } e;
   } entry;
   /* Thieves' line. */

@@ -302,6 +302,25 @@ static ws_slot *bind_slow(void) {
   return atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
 }
 
+/* A spawning function lowered in place (variadic, weak, a coroutine's
+ * body: no entry point that could hand its call over) entered on a thread
+ * of the program's while the workers would take its calls (tail.c,
+ * __ws_tail_owned): the function runs on a deque of the thread's own,
+ * serially, as a thread does when there is one worker.  The thread's other
+ * calls still go to the workers whenever nothing of its own is
+ * outstanding (ws_bind_caller).  Before issue 33's campaign this stopped
+ * the program. */
+ws_slot *ws_tail_in_place(void) {
+  ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
+  if (!t) {
+    int saved_errno = errno;
+    t = ws_bind_own_deque(-1);
+    errno = saved_errno;
+  }
+  atomic_store_explicit(&ws_my_dq.entry.e.in_place, 1, ws_relaxed);
+  return t;
+}
+
 /* The slow path of an entry point (tail.c); what the runtime does here
  * (starting threads, a deque's memory, a wake) leaves errno alone. */
 ws_slot *ws_bind_caller(void) {
@@ -316,6 +335,12 @@ ws_slot *ws_bind_caller(void) {
     if (ws_unlikely(!atomic_load_explicit(&ws_rt.started, ws_acquire)) &&
         ws_tls_self && ws_tls_self->id == 0)
       early_main();
+    /* A thread of the program's with a deque for the functions lowered in
+     * place: with nothing of its own outstanding, the call goes to the
+     * workers (submit.c runs it here if nobody would take it). */
+    else if (atomic_load_explicit(&ws_my_dq.entry.e.in_place, ws_relaxed) &&
+             t == ws_my_dq.base)
+      t = NULL;
   } else {
     t = bind_slow();
   }

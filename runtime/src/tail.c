@@ -6,7 +6,7 @@
  * one that a sleeping thief asked for wakes it there (idle.c). */
 #include "worker.h"
 
-__attribute__((noreturn)) void ws_tail_missing(void);
+ws_slot *ws_tail_in_place(void);
 
 ws_slot *__ws_tail(void) {
   ws_slot *t = atomic_load_explicit(&ws_my_dq.T, ws_relaxed);
@@ -15,19 +15,15 @@ ws_slot *__ws_tail(void) {
   return t;
 }
 
+/* The tail of a spawning function lowered in place (variadic, weak, a
+ * coroutine's body): it has no entry point to hand its call to the workers,
+ * so on a thread of the program's it runs on a deque of the thread's own,
+ * serially, as with one worker (startup.c, ws_tail_in_place). */
 ws_slot *__ws_tail_owned(void) {
   ws_slot *t = __ws_tail();
   if (ws_unlikely(!t))
-    ws_tail_missing();
+    t = ws_tail_in_place();
   return t;
 }
 
 void __ws_publish_tail(ws_slot *t) { ws_store_tail(&ws_my_dq, t); }
-
-#ifndef WS_FASTPATH_ONLY
-__attribute__((noreturn, cold)) void ws_tail_missing(void) {
-  ws_fatal("a variadic or interposable (weak) spawning function called on a "
-           "thread the runtime does not own: its call cannot be handed to the "
-           "workers; call it from a function that is neither, or from a task");
-}
-#endif
