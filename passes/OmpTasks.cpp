@@ -10,6 +10,9 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/IR/CFG.h"
@@ -35,6 +38,8 @@ constexpr StringLiteral KmpTaskwaitName = "__kmpc_omp_taskwait";
 constexpr StringLiteral TaskBeginName = "__ws_omp_task_begin";
 constexpr StringLiteral TaskEndName = "__ws_omp_task_end";
 constexpr StringLiteral CtxInitName = "__ws_omp_task_ctx_init";
+constexpr StringLiteral FreeBeginName = "__ws_omp_free_task_begin";
+constexpr StringLiteral FreeEndName = "__ws_omp_free_task_end";
 constexpr StringLiteral CurrentTaskName = "__ws_omp_current_task";
 
 /// The runtime calls at which every task the current task created before
@@ -65,6 +70,9 @@ struct Site {
   uint64_t TaskSize, SharedsSize;
   uint32_t Flags; ///< 1: tied; 0: untied
   bool InCycle;
+  /// No code the task runs asks the runtime about its task
+  /// (contextSensitive): it needs no context of its own.
+  bool ContextFree = false;
 };
 
 /// The layout of a site's block in the creating frame: the task (what
@@ -188,7 +196,7 @@ void dropUnwaited(Function &F, SmallVectorImpl<Site> &Sites) {
 /// The runtime's side of the contract (ws/omp_abi.h).
 struct OmpAbi {
   GlobalVariable *Current;
-  FunctionCallee Begin, End, GlobalThreadNum, Taskwait, CtxInit;
+  FunctionCallee Begin, End, GlobalThreadNum, Taskwait, CtxInit, FreeBegin, FreeEnd;
   explicit OmpAbi(Module &M) {
     LLVMContext &Ctx = M.getContext();
     Type *Ptr = PointerType::getUnqual(Ctx), *Void = Type::getVoidTy(Ctx);
@@ -204,6 +212,8 @@ struct OmpAbi {
     Type *I32 = Type::getInt32Ty(Ctx);
     Taskwait = M.getOrInsertFunction(TaskwaitName, I32, Ptr, I32);
     CtxInit = M.getOrInsertFunction(CtxInitName, Void, Ptr, I32);
+    FreeBegin = M.getOrInsertFunction(FreeBeginName, I32, Ptr);
+    FreeEnd = M.getOrInsertFunction(FreeEndName, Void, Ptr, I32);
   }
 };
 
@@ -244,10 +254,16 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
 }
 
 /// ws.omp.task.<entry>(ctx, task): the task's body, on whichever worker
-/// runs it, between __ws_omp_task_begin and _end.
-Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi) {
+/// runs it, between __ws_omp_task_begin and _end.  A context-free task's,
+/// ws.omp.freetask.<entry>, between __ws_omp_free_task_begin and _end: it
+/// runs in whatever task is current where it runs, and takes a context of
+/// its own only where that task has queued children (ws/omp_abi.h, rule 6);
+/// its entry is given gtid 0, which its code gives only to entry points
+/// that ignore it.
+Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi, bool ContextFree) {
   Module &M = *Entry.getParent();
-  std::string Name = ("ws.omp.task." + Entry.getName()).str();
+  std::string Name =
+      ((ContextFree ? "ws.omp.freetask." : "ws.omp.task.") + Entry.getName()).str();
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &Ctx = M.getContext();
@@ -277,9 +293,19 @@ Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi) {
     DIB.finalizeSubprogram(SP);
     B.SetCurrentDebugLocation(DILocation::get(Ctx, EntrySP->getLine(), 0, SP));
   }
+  Type *GtidTy = Entry.getFunctionType()->getParamType(0);
+  if (ContextFree) {
+    Value *Own = B.CreateCall(Abi.FreeBegin, {F->getArg(0)}, "ws.omp.own");
+    // Its code gives the gtid only to entry points that ignore it (the
+    // taskwait; the allocation and launch of its fast-path tasks).
+    B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), F->getArg(1)});
+    B.CreateCall(Abi.FreeEnd, {F->getArg(0), Own});
+    B.CreateRetVoid();
+    return F;
+  }
   Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
   B.CreateCall(Abi.Begin, {F->getArg(0)});
-  Value *GtidArg = B.CreateZExtOrTrunc(Gtid, Entry.getFunctionType()->getParamType(0));
+  Value *GtidArg = B.CreateZExtOrTrunc(Gtid, GtidTy);
   B.CreateCall(&Entry, {GtidArg, F->getArg(1)});
   B.CreateCall(Abi.End, {F->getArg(0)});
   B.CreateRetVoid();
@@ -332,13 +358,21 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
   IRBuilder<> B(S.Launch);
   B.SetCurrentDebugLocation(S.Launch->getDebugLoc());
   Value *Ctx = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Task, L.Ctx, "ws.omp.ctx");
-  initContext(B, Ctx, S.Flags, Abi);
-  Function *Body = taskBody(*S.Entry, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi);
+  // A context-free task neither has a context made for it here nor looks
+  // at its creator's final bit: what final changes (deferred or not) its
+  // code cannot tell (rule 6).
+  if (!S.ContextFree)
+    initContext(B, Ctx, S.Flags, Abi);
+  Function *Body = taskBody(*S.Entry, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi,
+                            S.ContextFree);
   if (Spawn) {
-    Value *Flags = B.CreateLoad(
-        B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS),
-        "ws.omp.flags");
-    Value *Final = B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0), "ws.omp.final");
+    Value *Final = B.getFalse();
+    if (!S.ContextFree) {
+      Value *Flags = B.CreateLoad(
+          B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, WS_OMP_TASK_CTX_FLAGS),
+          "ws.omp.flags");
+      Final = B.CreateICmpNE(B.CreateAnd(Flags, 2), B.getInt32(0), "ws.omp.final");
+    }
     // A site in a loop: at most Cap blocks outstanding since the last wait
     // (the stack they take is bounded); past that, tasks run at once.
     Value *N = nullptr;
@@ -487,6 +521,126 @@ void lowerFunction(Function &F, SmallVectorImpl<Site> &Sites, const OmpAbi &Abi)
   }
 }
 
+/// A declaration whose calls ask the OpenMP runtime nothing about the
+/// current task: LLVM's intrinsics, the C library's functions (as LLVM
+/// knows them), C++'s exception support, wsff's own runtime, and of the
+/// OpenMP entry points the gtid, the taskwait (which a context-free task
+/// leaves as it finds it: rule 6) and the clock.
+bool neutralDeclaration(const Function &F, const TargetLibraryInfo &TLI) {
+  if (F.isIntrinsic())
+    return true;
+  StringRef N = F.getName();
+  if (is_contained({StringRef(KmpGlobalThreadNumName), StringRef(GlobalThreadNumName),
+                    StringRef(KmpTaskwaitName), StringRef(TaskwaitName),
+                    StringRef("omp_get_wtime"), StringRef("omp_get_wtick")},
+                   N))
+    return true;
+  for (StringRef P : {"__kmpc_", "omp_", "ompc_", "kmp_", "__ws_omp_", "GOMP_"})
+    if (N.starts_with(P))
+      return false;
+  for (StringRef P : {"__ws_", "ws_", "__cxa_", "_Unwind_"})
+    if (N.starts_with(P))
+      return true;
+  if (N == "_ZSt9terminatev" || N == "__gxx_personality_v0")
+    return true;
+  LibFunc LF;
+  return TLI.getLibFunc(F, LF);
+}
+
+/// V, called in F, is a parameter of F, which only direct calls call and
+/// each with a function for it: those functions, in Targets.
+bool calleesOfParameter(Function &F, Value *V, SmallVectorImpl<Function *> &Targets) {
+  // Before mem2reg (ws-lower runs first): the parameter's one store into
+  // its alloca, which is otherwise only loaded.
+  if (auto *L = dyn_cast<LoadInst>(V))
+    if (auto *Slot = dyn_cast<AllocaInst>(L->getPointerOperand())) {
+      Value *Stored = nullptr;
+      for (User *U : Slot->users()) {
+        if (auto *St = dyn_cast<StoreInst>(U);
+            St && St->getPointerOperand() == Slot && !Stored)
+          Stored = St->getValueOperand();
+        else if (!isa<LoadInst>(U))
+          return false;
+      }
+      V = Stored;
+    }
+  auto *A = dyn_cast_or_null<Argument>(V);
+  if (!A || A->getParent() != &F || !F.hasLocalLinkage())
+    return false;
+  for (User *U : F.users()) {
+    auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != &F)
+      return false;
+    auto *T = dyn_cast<Function>(Call->getArgOperand(A->getArgNo())->stripPointerCasts());
+    if (!T)
+      return false;
+    Targets.push_back(T);
+  }
+  return true;
+}
+
+/// The functions whose code may ask the OpenMP runtime about the current
+/// task: a query, a task it creates on the general path, a taskgroup, a
+/// nested region, a lock, an unknown function (another unit's, which may
+/// do any of these), an indirect call; or that reach one through a call, a
+/// function they pass to a call (qsort's comparison), or the entry of a
+/// task they create on the fast path.  A site whose entry is none of them
+/// is context-free (Site::ContextFree).
+DenseSet<const Function *>
+contextSensitive(Module &M, const MapVector<Function *, SmallVector<Site, 4>> &Plan) {
+  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+  TargetLibraryInfo TLI(TLII);
+  DenseMap<const Function *, SmallVector<const Function *, 4>> Callers;
+  DenseSet<const Function *> Sensitive;
+  SmallVector<const Function *, 16> Work;
+  auto Mark = [&](const Function *F) {
+    if (Sensitive.insert(F).second)
+      Work.push_back(F);
+  };
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.isInterposable()) { // the link may pick another
+      if (F.isInterposable() || !neutralDeclaration(F, TLI))
+        Mark(&F);
+      continue;
+    }
+    SmallPtrSet<const Instruction *, 8> SiteCalls;
+    if (auto It = Plan.find(&F); It != Plan.end())
+      for (const Site &S : It->second) {
+        SiteCalls.insert(S.Alloc);
+        SiteCalls.insert(S.Launch);
+        Callers[S.Entry].push_back(&F);
+      }
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB || CB->isInlineAsm() || SiteCalls.count(CB))
+        continue;
+      auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+      if (!Callee) {
+        // Through a parameter of a local function that every caller gives
+        // a known function (clang's task privates map): a call of those.
+        SmallVector<Function *, 2> Targets;
+        if (!calleesOfParameter(F, CB->getCalledOperand()->stripPointerCasts(), Targets)) {
+          Mark(&F);
+          break;
+        }
+        for (Function *T : Targets)
+          Callers[T].push_back(&F);
+        continue;
+      }
+      Callers[Callee].push_back(&F);
+      for (Value *A : CB->args())
+        if (auto *Fn = dyn_cast<Function>(A->stripPointerCasts()))
+          Callers[Fn].push_back(&F);
+    }
+  }
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const Function *C : Callers.lookup(F))
+      Mark(C);
+  }
+  return Sensitive;
+}
+
 } // namespace
 
 bool lowerOmpTasks(Module &M) {
@@ -497,8 +651,7 @@ bool lowerOmpTasks(Module &M) {
   for (Function &F : M)
     if (!F.isDeclaration())
       Functions.push_back(&F);
-  bool Changed = false;
-  SmallPtrSet<Function *, 8> Untied;
+  MapVector<Function *, SmallVector<Site, 4>> Plan;
   for (Function *F : Functions) {
     if (F->isVarArg() || F->isPresplitCoroutine() ||
         F->getName().starts_with("ws.omp.") || F->hasFnAttribute(Attribute::Naked))
@@ -512,18 +665,25 @@ bool lowerOmpTasks(Module &M) {
     // takes the heap: the stack would hold few of them.
     erase_if(Sites, [](const Site &S) { return S.InCycle && Block(S).Size > MaxLoopBlock; });
     dropUnwaited(*F, Sites);
-    if (Sites.empty())
-      continue;
-    for (const Site &S : Sites)
+    if (!Sites.empty())
+      Plan[F] = std::move(Sites);
+  }
+  if (Plan.empty())
+    return false;
+  DenseSet<const Function *> Sensitive = contextSensitive(M, Plan);
+  SmallPtrSet<Function *, 8> Untied;
+  for (auto &[F, Sites] : Plan) {
+    for (Site &S : Sites) {
+      S.ContextFree = !Sensitive.count(S.Entry);
       if (!(S.Flags & 1))
         Untied.insert(S.Entry);
+    }
     lowerFunction(*F, Sites, Abi);
     useOwnEntries(*F, Abi);
-    Changed = true;
   }
   for (Function *Entry : Untied)
     runUntiedAtOnce(*Entry);
-  return Changed;
+  return true;
 }
 
 } // namespace wsff

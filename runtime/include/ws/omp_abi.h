@@ -59,6 +59,17 @@
  *     bit (flags bit 1) then, and compiled code calls the body instead of
  *     spawning it.
  *
+ *  6. A task none of whose code asks the runtime about its task (no
+ *     query, no general-path task, no taskgroup, no nested region, no
+ *     lock, no call the compiler cannot see into: ws-lower's
+ *     contextSensitive) is context-free: compiled code makes it no
+ *     context at its creation, spawns it even where the current task is
+ *     final (which only an undeferred run of its code could tell, and its
+ *     code cannot), and brackets its body with
+ *     __ws_omp_free_task_begin(ctx) / __ws_omp_free_task_end(ctx, own)
+ *     instead: it runs in the task current where it runs, and makes a
+ *     context of its own only where that task has queued children.
+ *
  * Costs: __ws_omp_task_ctx_init, __ws_omp_task_begin and
  * __ws_omp_task_end are a few loads and stores each when the body asked
  * the runtime nothing (no general-path task, no query); a taskwait
@@ -126,6 +137,11 @@ static inline int __ws_omp_in_final(void) {
  * asks costs three stores and a load on each side. */
 void __ws_omp_task_begin(void *ctx);
 void __ws_omp_task_end(void *ctx);
+
+/* Around a context-free task's body (rule 6): a thread-local load and a
+ * test each, where the current task has no queued child. */
+int32_t __ws_omp_free_task_begin(void *ctx);
+void __ws_omp_free_task_end(void *ctx, int32_t own);
 
 /* libomp's entry points the fast path keeps calling (locations: clang's
  * ident_t, ignored by the runtime but for the flags). */

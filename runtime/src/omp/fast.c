@@ -60,6 +60,24 @@ void __ws_omp_task_end(void *ctx) {
   __ws_omp_current_task = c->saved_current;
 }
 
+/* A context-free task (ws/omp_abi.h, rule 6) runs in the task current
+ * where it runs, which cannot tell: nothing in its code asks the runtime
+ * about its task, and it queues no child.  Only where that task has
+ * queued children does it take a context of its own (a lazy task), so
+ * that a taskwait in its code does not wait for them. */
+int32_t __ws_omp_free_task_begin(void *ctx) {
+  if (ws_likely(!ws_omp_pending))
+    return 0;
+  __ws_omp_task_ctx_init(ctx, KMP_TASK_TIED);
+  __ws_omp_task_begin(ctx);
+  return 1;
+}
+
+void __ws_omp_free_task_end(void *ctx, int32_t own) {
+  if (ws_unlikely(own))
+    __ws_omp_task_end(ctx);
+}
+
 /* No queued child of the current task: nothing to wait for here (the
  * fast-path children were synced before the call).  A lazy task has no
  * queued child: the count is its creator's. */
