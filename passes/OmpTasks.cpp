@@ -60,7 +60,7 @@ bool isWaitPoint(const CallBase &CB) {
 constexpr uint64_t LoopStackBudget = 256 * 1024, MaxLoopBlock = 2048;
 
 // kmp_task_t, as clang lays it out: shareds, routine, part_id.
-constexpr uint64_t SharedsOffset = 0, RoutineOffset = 8, PartIdOffset = 16;
+constexpr uint64_t SharedsOffset = 0, PartIdOffset = 16; // the routine at 8
 
 /// One `#pragma omp task` site of a function.
 struct Site {
@@ -253,14 +253,15 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
   }
 }
 
-/// ws.omp.task.<entry>(ctx, task): the task's body, on whichever worker
+/// ws.omp.task.<entry>(task): the task's body, on whichever worker
 /// runs it, between __ws_omp_task_begin and _end.  A context-free task's,
 /// ws.omp.freetask.<entry>, between __ws_omp_free_task_begin and _end: it
 /// runs in whatever task is current where it runs, and takes a context of
 /// its own only where that task has queued children (ws/omp_abi.h, rule 6);
 /// its entry is given gtid 0, which its code gives only to entry points
 /// that ignore it.
-Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi, bool ContextFree) {
+Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi &Abi,
+                   bool ContextFree) {
   Module &M = *Entry.getParent();
   std::string Name =
       ((ContextFree ? "ws.omp.freetask." : "ws.omp.task.") + Entry.getName()).str();
@@ -268,7 +269,7 @@ Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi, bool ContextF
     return F;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
-  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
                                  GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::AlwaysInline);
   F->addFnAttr(Attribute::NoUnwind);
@@ -293,21 +294,25 @@ Function *taskBody(Function &Entry, Value *Loc, const OmpAbi &Abi, bool ContextF
     DIB.finalizeSubprogram(SP);
     B.SetCurrentDebugLocation(DILocation::get(Ctx, EntrySP->getLine(), 0, SP));
   }
+  // The task's block; its context at a constant offset in it (a spawn
+  // argument less to store and load).
+  Value *TaskArg = F->getArg(0);
+  Value *CtxArg = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), TaskArg, CtxOffset, "ws.omp.ctx");
   Type *GtidTy = Entry.getFunctionType()->getParamType(0);
   if (ContextFree) {
-    Value *Own = B.CreateCall(Abi.FreeBegin, {F->getArg(0)}, "ws.omp.own");
+    Value *Own = B.CreateCall(Abi.FreeBegin, {CtxArg}, "ws.omp.own");
     // Its code gives the gtid only to entry points that ignore it (the
     // taskwait; the allocation and launch of its fast-path tasks).
-    B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), F->getArg(1)});
-    B.CreateCall(Abi.FreeEnd, {F->getArg(0), Own});
+    B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), TaskArg});
+    B.CreateCall(Abi.FreeEnd, {CtxArg, Own});
     B.CreateRetVoid();
     return F;
   }
   Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
-  B.CreateCall(Abi.Begin, {F->getArg(0)});
+  B.CreateCall(Abi.Begin, {CtxArg});
   Value *GtidArg = B.CreateZExtOrTrunc(Gtid, GtidTy);
-  B.CreateCall(&Entry, {GtidArg, F->getArg(1)});
-  B.CreateCall(Abi.End, {F->getArg(0)});
+  B.CreateCall(&Entry, {GtidArg, TaskArg});
+  B.CreateCall(Abi.End, {CtxArg});
   B.CreateRetVoid();
   return F;
 }
@@ -330,8 +335,10 @@ Value *makeBlock(const Site &S, Function &F, const Block &L, Value *&Sp) {
   Value *Shareds = S.SharedsSize ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, L.Shareds)
                                  : ConstantPointerNull::get(B.getPtrTy());
   B.CreateStore(Shareds, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, SharedsOffset));
-  B.CreateStore(S.Entry, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, RoutineOffset));
-  B.CreateStore(B.getInt32(0), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, PartIdOffset));
+  // The routine is the runtime's to read, and the fast path's runtime
+  // never sees the block; part_id only an untied task's entry reads.
+  if (!(S.Flags & 1))
+    B.CreateStore(B.getInt32(0), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, PartIdOffset));
   S.Alloc->replaceAllUsesWith(A);
   S.Alloc->eraseFromParent();
   return A;
@@ -363,7 +370,7 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
   // code cannot tell (rule 6).
   if (!S.ContextFree)
     initContext(B, Ctx, S.Flags, Abi);
-  Function *Body = taskBody(*S.Entry, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi,
+  Function *Body = taskBody(*S.Entry, L.Ctx, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi,
                             S.ContextFree);
   if (Spawn) {
     Value *Final = B.getFalse();
@@ -384,7 +391,7 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
     SplitBlockAndInsertIfThenElse(Final, S.Launch, &ThenTerm, &ElseTerm);
     IRBuilder<> I(ThenTerm);
     I.SetCurrentDebugLocation(S.Launch->getDebugLoc());
-    I.CreateCall(Body, {Ctx, Task});
+    I.CreateCall(Body, {Task});
     if (Sp) // done: its block goes
       I.CreateStackRestore(Sp);
     IRBuilder<> E(ElseTerm);
@@ -396,10 +403,10 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
         SpawnBeginName, FunctionType::get(Ptr, {Ptr}, /*isVarArg=*/true));
     FunctionCallee End = M.getOrInsertFunction(SpawnEndName, E.getVoidTy());
     Value *Fn = E.CreateCall(Begin, {ConstantPointerNull::get(Ptr), Body});
-    E.CreateCall(Body->getFunctionType(), Fn, {Ctx, Task});
+    E.CreateCall(Body->getFunctionType(), Fn, {Task});
     E.CreateCall(End);
   } else {
-    B.CreateCall(Body, {Ctx, Task});
+    B.CreateCall(Body, {Task});
     if (Sp)
       B.CreateStackRestore(Sp);
   }

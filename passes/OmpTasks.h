@@ -14,7 +14,7 @@
 // path out of it (a taskwait, a barrier, the end of a taskgroup), the task
 // is its own spawn instead (the fast path): its data in the creating frame
 // (a block per task: a static alloca, or one per iteration for a site in a
-// loop, given back after the wait), `ws.omp.task.<entry>(ctx, %t)` spawned
+// loop, given back after the wait), `ws.omp.task.<entry>(%t)` (its context at a constant offset in the block) spawned
 // with ws_spawn's markers, and a ws_sync before each wait; ws-lower then
 // lowers them as any spawn (fence-free push and take, the body inlined at
 // the sync).  The contract with the runtime is ws/omp_abi.h: a context
