@@ -137,6 +137,9 @@ inline constexpr llvm::StringLiteral SyncLoopMD = "ws.sync.loop";
 /// Function attribute of the clones ws-lower makes (ws-leafsplit works on
 /// them only).
 inline constexpr llvm::StringLiteral CloneAttr = "ws-clone";
+/// An OpenMP task's body that ws-lower clones to give it its tail
+/// (OmpTasks.cpp, context-free tasks).
+inline constexpr llvm::StringLiteral OmpTaskBodyAttr = "ws-omp-task-body";
 
 /// Stores the store-count analysis may count: emitted by the passes, or by
 /// the runtime's fast paths (tagged when the bitcode is linked).  Each is

@@ -290,8 +290,8 @@ void FunctionLowering::refreshAfterSuspends() {
 }
 
 /// Calls of spawning functions made here go to their clones, with the
-/// tail as it is at the call.
-void FunctionLowering::redirectCalls() {
+/// tail as it is at the call (FixedTail: the same at every call).
+void FunctionLowering::redirectCalls(Value *FixedTail) {
   SmallVector<std::pair<CallBase *, Function *>, 8> Calls;
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
@@ -300,7 +300,7 @@ void FunctionLowering::redirectCalls() {
           Calls.push_back({CB, Clone});
   for (auto [CB, Clone] : Calls) {
     IRBuilder<> B(CB);
-    replaceInSites(CB, redirectToClone(*CB, Clone, loadTail(B)));
+    replaceInSites(CB, redirectToClone(*CB, Clone, FixedTail ? FixedTail : loadTail(B)));
   }
 }
 
@@ -681,6 +681,13 @@ bool FunctionLowering::run() {
   if (RT.race())
     keepTaskFrames();
   if (Sites.empty()) {
+    // A clone that spawns nothing itself (an OpenMP task's body,
+    // OmpTasks.cpp): its tail is the one it was given, at every call.
+    if (TailArg) {
+      redirectCalls(TailArg);
+      if (RT.Publish)
+        publishTail(TailArg);
+    }
     for (CallBase *Sync : Syncs)
       removeSync(Sync);
     if (RT.race())
@@ -756,7 +763,7 @@ static bool mayEnterSpawningCode(const CallBase &CB, const Runtime &RT,
 /// Split and private deques keep the owner's tail out of memory; before a
 /// call that may reach an entry point, store it there (in the function and
 /// in the bodies of its tasks, whose tail is their first argument).
-void FunctionLowering::publishTail() {
+void FunctionLowering::publishTail(Value *FixedTail) {
   SmallPtrSet<Function *, 8> Ours;
   for (SpawnSite &S : Sites) {
     Ours.insert(S.Body);
@@ -773,7 +780,7 @@ void FunctionLowering::publishTail() {
       B.CreateCall(RT.Publish, {Tail(B)});
     }
   };
-  Publish(F, [&](IRBuilderBase &B) { return loadTail(B); });
+  Publish(F, [&](IRBuilderBase &B) { return FixedTail ? FixedTail : loadTail(B); });
   for (SpawnSite &S : Sites)
     Publish(*S.Body, [&](IRBuilderBase &) { return S.Body->getArg(0); });
 }

@@ -92,7 +92,7 @@ private:
   void setUpTail();
   void allocateFrames(bool OwnDynamicStack);
   void pushSpawn(SpawnSite &S);
-  void redirectCalls();
+  void redirectCalls(llvm::Value *FixedTail = nullptr);
   void replaceInSites(Value *Old, Value *New);
   DebugLoc locationFor(Instruction *At) const;
   Value *loadTail(IRBuilderBase &B) { return B.CreateLoad(B.getPtrTy(), TailAddr, "ws.tail"); }
@@ -106,7 +106,7 @@ private:
                 UnwindFor Unwind, OnCaught Caught);
   void lowerStatic(Instruction *At, ArrayRef<unsigned> Stack);
   void lowerDynamic(Instruction *At);
-  void publishTail();
+  void publishTail(llvm::Value *FixedTail = nullptr);
   void finishRace();
 
   Function &F;

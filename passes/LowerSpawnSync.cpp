@@ -60,6 +60,12 @@ PreservedAnalyses LowerSpawnSyncPass::run(Module &M, ModuleAnalysisManager &MAM)
     for (User *U : Fn->users())
       if (!Spawning.count(cast<CallBase>(U)->getFunction()))
         Syncing.insert(cast<CallBase>(U)->getFunction());
+  // OpenMP task bodies that run spawning code (OmpTasks.cpp): a clone
+  // each, so that a task is given its tail and gives it to the calls of
+  // spawning functions in its code, as a spawned spawning function does.
+  for (Function &Fn : M)
+    if (Fn.hasFnAttribute(OmpTaskBodyAttr) && !Fn.isDeclaration())
+      Spawning.insert(&Fn);
   if (Spawning.empty() && Syncing.empty())
     return dropCleanupAnnotations(M) ? PreservedAnalyses::none()
                                      : PreservedAnalyses::all();

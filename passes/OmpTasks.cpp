@@ -22,6 +22,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -253,6 +254,36 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
   }
 }
 
+/// The task's code in its body: the entry inlined, and in turn what it
+/// calls that clang marked always_inline (the outlined task).  Its calls
+/// of spawning functions are then the body's, and the body is cloned by
+/// ws-lower (OmpTaskBodyAttr): a task is given its tail, and gives it to
+/// them, instead of their entry points finding it (two thread-local loads
+/// and tests per task).
+void inlineTaskCode(Function &Body, CallInst &Code) {
+  InlineFunctionInfo IFI;
+  if (!InlineFunction(Code, IFI).isSuccess())
+    return; // the entry stays a call: its calls find their tail
+  SmallPtrSet<CallBase *, 4> Failed;
+  for (unsigned Budget = 16; Budget; --Budget) {
+    CallBase *Next = nullptr;
+    for (Instruction &I : instructions(Body))
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && !Failed.count(Call))
+        if (Function *Fn = Call->getCalledFunction();
+            Fn && !Fn->isDeclaration() && Fn->hasLocalLinkage() &&
+            Fn->hasFnAttribute(Attribute::AlwaysInline) && Fn != &Body) {
+          Next = Call;
+          break;
+        }
+    if (!Next)
+      break;
+    InlineFunctionInfo Info;
+    if (!InlineFunction(*Next, Info).isSuccess())
+      Failed.insert(Next);
+  }
+  Body.addFnAttr(OmpTaskBodyAttr);
+}
+
 /// ws.omp.task.<entry>(task): the task's body, on whichever worker
 /// runs it, between __ws_omp_task_begin and _end.  A context-free task's,
 /// ws.omp.freetask.<entry>, between __ws_omp_free_task_begin and _end: it
@@ -303,9 +334,10 @@ Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi
     Value *Own = B.CreateCall(Abi.FreeBegin, {CtxArg}, "ws.omp.own");
     // Its code gives the gtid only to entry points that ignore it (the
     // taskwait; the allocation and launch of its fast-path tasks).
-    B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), TaskArg});
+    CallInst *Code = B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), TaskArg});
     B.CreateCall(Abi.FreeEnd, {CtxArg, Own});
     B.CreateRetVoid();
+    inlineTaskCode(*F, *Code);
     return F;
   }
   Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
