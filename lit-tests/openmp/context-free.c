@@ -11,8 +11,10 @@
 // shows which.  Then every shape runs against its expected output at 1, 2
 // and 4 workers, every variant.
 // RUN: %ws-clang -fopenmp -fws-fencefree -O2 -g0 -S -emit-llvm -fplugin-arg-wsff-abi-bc=none %s -o - | FileCheck %s
+// RUN: %ws-clang -fopenmp -fws-fencefree=split -O2 -g0 -S -emit-llvm -fplugin-arg-wsff-abi-bc=none %s -o %t-split.ll
+// RUN: echo "calls of helper: $(grep -c '= call .*@helper(' %t-split.ll), published before: $(grep -B1 '= call .*@helper(' %t-split.ll | grep -c '@__ws_publish_tail(')" | FileCheck %s --check-prefix=SPLIT
 // RUN: for v in %ws-variants; do %ws-clang -fopenmp -fws-fencefree=$v -O2 %s -o %t.$v || exit 1; done
-// RUN: %ws-run --workers 1,2,4 --expect '^fib=6765 lib=210 query=1 general=5050 ext=20 ind=110 final=6765$' %t.* | FileCheck %s --check-prefix=OUT
+// RUN: %ws-run --workers 1,2,4 --expect '^fib=6765 lib=210 helper=4183 query=1 general=5050 ext=20 ind=110 final=6765$' %t.* | FileCheck %s --check-prefix=OUT
 // OUT: ws-run: all {{[0-9]+}} runs as expected
 #include <omp.h>
 #include <stdio.h>
@@ -46,6 +48,24 @@ __attribute__((noinline)) long lib(int n) {
 #pragma omp taskwait
   free(buf);
   return s;
+}
+
+// A context-free task whose code enters spawning code through an entry
+// point (helper is not a spawning function): its body, given its tail,
+// publishes it before the call for the split and private deques, whose
+// entry points read the published tail.
+__attribute__((noinline)) long helper(int n) { return fib(n) + 1; }
+// (via_helper's clone, checked below, comes late in the output.)  Under
+// split, every call of helper (the continuation's, the task's taken back,
+// the task's stolen) has the tail published right before it:
+// SPLIT: calls of helper: [[N:[1-9][0-9]*]], published before: [[N]]{{$}}
+__attribute__((noinline)) long via_helper(int n) {
+  long r = 0, s;
+#pragma omp task shared(r)
+  r = helper(n);
+  s = helper(n - 1);
+#pragma omp taskwait
+  return r + s;
 }
 
 // A query, one call down: the context stays.
@@ -114,6 +134,10 @@ __attribute__((noinline)) long indirect(long v) {
   return r;
 }
 
+// via_helper's task, taken back in its clone, context-free:
+// CHECK-LABEL: define {{.*}} @via_helper.ws(
+// CHECK-NOT: @__ws_omp_task_ctx_init
+// CHECK: call {{.*}}@__ws_omp_free_task_begin
 // fib's code, in its body clone:
 // CHECK-LABEL: define {{.*}} @fib.ws.body(
 // CHECK-NOT: @__ws_omp_task_ctx_init
@@ -121,7 +145,7 @@ __attribute__((noinline)) long indirect(long v) {
 // CHECK-NOT: @__ws_omp_task_ctx_init
 // CHECK: ret i64
 int main(void) {
-  long f = 0, l = 0, g = 0, e = 0, i = 0, fin = 0;
+  long f = 0, l = 0, g = 0, e = 0, i = 0, fin = 0, h = 0;
   int q = 0;
 #pragma omp parallel
 #pragma omp single
@@ -131,6 +155,7 @@ int main(void) {
     producer(0);
     f = fib(20);
     l = lib(10);
+    h = via_helper(18);
     q = query();
     g = general();
     e = external(10);
@@ -141,7 +166,7 @@ int main(void) {
 #pragma omp single
 #pragma omp task final(1) shared(fin)
   fin = fib(20);
-  printf("fib=%ld lib=%ld query=%d general=%ld ext=%ld ind=%ld final=%ld\n", f, l, q, g, e,
-         i, fin);
+  printf("fib=%ld lib=%ld helper=%ld query=%d general=%ld ext=%ld ind=%ld final=%ld\n", f, l,
+         h, q, g, e, i, fin);
   return 0;
 }
