@@ -9,7 +9,10 @@
  * granule whose bytes differ — parts written by different strands, or at
  * different places — is split: its pair is WS_SPLIT and the index of a
  * block of 8 such records, one per byte; it is merged again when its bytes
- * agree.  So every byte's last accesses and their locations are exact.
+ * agree.  Bytes that agree in their pair but not in their locations (a
+ * structure's fields written at different lines, then read whole) keep
+ * one pair, and their locations in such a block (shadow.c: LOCS).  So
+ * every byte's last accesses and their locations are exact.
  *
  * The pairs of a 16 MiB region of memory are one array (16 MiB, then as
  * much for the locations), reserved when the region is first accessed and
