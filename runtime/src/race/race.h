@@ -270,6 +270,13 @@ void ws_race_shadow_renumber(const ws_strand *remap);
 /* Granules the shadow has ever held (what marking it reads). */
 size_t ws_race_shadow_granules(void);
 
+/* ---- access.c ---- */
+
+/* n bytes from x, read or written by a C library function called at pc:
+ * ws_race_read or ws_race_write, unless the current strand checked that
+ * very range lately (as loops' checks are remembered). */
+void ws_race_range(uintptr_t x, size_t n, uintptr_t pc, int write);
+
 /* ---- intercept.c ---- */
 
 /* Where the program's code is (the calls from elsewhere are not checked). */
