@@ -126,6 +126,9 @@ static inline int rec_same(rec a, rec b) {
 #define LOCS 0xffffffffu
 static inline int is_locs(uint64_t pcs) { return (uint32_t)pcs == LOCS; }
 static inline uint32_t locs_block(uint64_t pcs) { return (uint32_t)(pcs >> 32); }
+/* How many granules have such a block (forgetting looks for them only
+ * then). */
+static size_t live_locs;
 
 /* Pairs that reads of the current strand skip may name split block b:
  * not once b holds something else. */
@@ -150,6 +153,7 @@ static uint32_t split(ws_pair *p) {
       r[k].r = rd;
     }
     *pcs = 0;
+    live_locs--;
   } else {
     b = block_new();
     rec one = rec_of(*p, *pcs);
@@ -183,6 +187,7 @@ static void merge_if_same(ws_pair *p, int locs_ok) {
   } else {
     same_reads_forget_block(b);
     *pcs_of(p) = LOCS | (uint64_t)b << 32;
+    live_locs++;
   }
 }
 
@@ -208,6 +213,7 @@ static void locs_set(ws_pair *p, ws_pair nv, uint32_t here) {
       return;
   *pcs = r[0].wpc | (uint64_t)r[0].rpc << 32;
   block_free(b);
+  live_locs--;
 }
 
 /* ---- the rules ---- */
@@ -780,9 +786,10 @@ static void clear_pairs(ws_pair *p, size_t n) {
     if (v) {
       if ((uint32_t)v == WS_SPLIT) {
         block_free(WS_BLOCK_OF(v));
-      } else if (is_locs(pcs[k])) {
+      } else if (live_locs && is_locs(pcs[k])) {
         block_free(locs_block(pcs[k]));
         pcs[k] = 0;
+        live_locs--;
       }
       p[k] = 0;
     }
