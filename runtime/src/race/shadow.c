@@ -438,9 +438,15 @@ static inline int whole(ws_pair *p, uintptr_t x, uintptr_t pc, int write, ws_str
   ws_pair v = *p;
   if ((uint32_t)v == WS_SPLIT)
     return split_bytes(p, 0, 8, x, pc, write, me);
+  uint64_t *pcs = pcs_of(p);
+  if (!v) { /* never accessed, or forgotten (a frame's new locals): the rules' result */
+    uint32_t here = ws_race_code_offset(pc);
+    *pcs = write ? here : (uint64_t)here << 32;
+    *p = write ? WS_PAIR(me, 0) : WS_PAIR(0, me);
+    return 1;
+  }
   if (unchanged(v, me, write))
     return 0;
-  uint64_t *pcs = pcs_of(p);
   if (is_locs(*pcs))
     return locs_access(p, 0, 8, x, pc, write, me);
   unsigned long before = found;
