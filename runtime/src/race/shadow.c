@@ -414,6 +414,14 @@ static int part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t p
   ws_pair v = *p;
   if ((uint32_t)v == WS_SPLIT)
     return split_part(p, off, len, x, pc, write, me);
+  if (!v) { /* never accessed, or forgotten: the rules' result, its bytes apart */
+    uint32_t b = block_new(), here = ws_race_code_offset(pc);
+    rec *r = block(b), now = write ? (rec){me, 0, here, 0} : (rec){0, me, 0, here};
+    for (unsigned k = 0; k < 8; k++)
+      r[k] = k >= off && k < off + len ? now : (rec){0, 0, 0, 0};
+    *p = WS_SPLIT_PAIR(b);
+    return 1;
+  }
   if (unchanged(v, me, write))
     return 0;
   if (is_locs(*pcs_of(p)))
