@@ -88,6 +88,14 @@ static inline void loop_check(uintptr_t x, uint64_t size, int64_t stride, uint64
   *e = (seen){x, stride, size, count, ws_race_generation, (uint32_t)write};
 }
 
+/* A range that a C library function reads or writes (intercept.c): a
+ * memcpy the instrumentation checked just before (its own range check
+ * before a call of the intrinsic) is told here at once. */
+void ws_race_range(uintptr_t x, size_t n, uintptr_t pc, int write) {
+  if (n)
+    loop_check(x, n, (int64_t)n, 1, pc, write);
+}
+
 void __ws_race_read_n(void *a, uint64_t n) {
   if (n)
     loop_check((uintptr_t)a, n, (int64_t)n, 1, PC, 0);

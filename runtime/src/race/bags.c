@@ -206,9 +206,13 @@ static inline __attribute__((always_inline)) ws_strand pop_frame(ws_slot **base)
   return S;
 }
 
-static procedure *top(void) {
-  if (!depth) /* the program's own code, outside any spawning function */
-    push_frame(NULL, 0, LAZY | ws_race_depth);
+static __attribute__((noinline, cold)) void push_outermost(void) {
+  push_frame(NULL, 0, LAZY | ws_race_depth);
+}
+
+static inline __attribute__((always_inline)) procedure *top(void) {
+  if (__builtin_expect(!depth, 0)) /* the program's own code, outside any spawning function */
+    push_outermost();
   return &frames[depth - 1];
 }
 

@@ -71,8 +71,8 @@ void ws_race_intercept_init(void) { dl_iterate_phdr(program_range, NULL); }
 #define PC ((uintptr_t)__builtin_return_address(0))
 /* The strand that checks this call, 0: none. */
 #define CALLER() (ws_race_me && PC - program_lo < program_hi - program_lo ? ws_race_me : 0)
-#define READ(p, n) ws_race_read((uintptr_t)(p), (n), PC)
-#define WRITE(p, n) ws_race_write((uintptr_t)(p), (n), PC)
+#define READ(p, n) ws_race_range((uintptr_t)(p), (n), PC, 0)
+#define WRITE(p, n) ws_race_range((uintptr_t)(p), (n), PC, 1)
 
 /* ---- lengths and differences, without calling what we define ---- */
 

@@ -69,6 +69,14 @@ static inline void ws_race_zero(void *p, size_t n) {
   }
 }
 
+/* The checker's own names are its own (libws_race is linked into the
+ * executable): its globals are reached directly, not through the GOT that
+ * -fPIC would otherwise use for each of them (an instruction per access
+ * on every hook's path).  The entry points the program calls, the C library's
+ * functions that intercept.c replaces, and glibc's own allocator above
+ * are declared elsewhere, and keep the default visibility. */
+#pragma GCC visibility push(hidden)
+
 /* A strand: a node of the union-find of bags.  0: none. */
 typedef uint32_t ws_strand;
 /* ws_race_me while the current strand is not made yet (bags.c): no
@@ -262,6 +270,13 @@ void ws_race_shadow_renumber(const ws_strand *remap);
 /* Granules the shadow has ever held (what marking it reads). */
 size_t ws_race_shadow_granules(void);
 
+/* ---- access.c ---- */
+
+/* n bytes from x, read or written by a C library function called at pc:
+ * ws_race_read or ws_race_write, unless the current strand checked that
+ * very range lately (as loops' checks are remembered). */
+void ws_race_range(uintptr_t x, size_t n, uintptr_t pc, int write);
+
 /* ---- intercept.c ---- */
 
 /* Where the program's code is (the calls from elsewhere are not checked). */
@@ -285,6 +300,8 @@ static inline void ws_race_collect_if_due(void) {
       ws_race_collector)
     ws_race_collector();
 }
+
+#pragma GCC visibility pop
 
 /* ---- the runtime's side (views.c, the pass's calls: hooks.c) ---- */
 

@@ -114,26 +114,106 @@ static inline int rec_same(rec a, rec b) {
          (((uint64_t)a.wpc | (uint64_t)a.rpc << 32) ^ ((uint64_t)b.wpc | (uint64_t)b.rpc << 32)) == 0;
 }
 
-/* Granule p (uniform) becomes split, each byte as it was. */
+/* A granule's locations word is where its writer and its reader accessed
+ * it (wpc | rpc << 32), or, when its bytes share the pair but not the
+ * locations (a structure's fields written at different places, then read
+ * as a whole), LOCS | block << 32: the block's records hold each byte's
+ * locations (their strands are unused).  The pair stays one, so the fast
+ * paths and the rules see one granule; a check that finds a race, or
+ * that gives its bytes different pairs, splits it first (each byte's race
+ * is reported with its own location).  A zero or split pair has no such
+ * block.  No code offset is LOCS (ws_race_code_offset). */
+#define LOCS 0xffffffffu
+static inline int is_locs(uint64_t pcs) { return (uint32_t)pcs == LOCS; }
+static inline uint32_t locs_block(uint64_t pcs) { return (uint32_t)(pcs >> 32); }
+/* How many granules have such a block (forgetting looks for them only
+ * then). */
+static size_t live_locs;
+
+/* Pairs that reads of the current strand skip may name split block b:
+ * not once b holds something else. */
+static inline void same_reads_forget_block(uint32_t b) {
+  ws_pair v = WS_SPLIT_PAIR(b);
+  for (int i = 0; i < WS_RACE_SAME_READS; i++)
+    if (ws_race_same_read[i] == v)
+      ws_race_same_read[i] = WS_RACE_NO_PAIR;
+}
+
+/* Granule p (not split) becomes split, each byte as it was. */
 static uint32_t split(ws_pair *p) {
-  uint32_t b = block_new();
-  rec one = rec_of(*p, *pcs_of(p)), *r = block(b);
-  for (int k = 0; k < 8; k++)
-    r[k] = one;
+  uint64_t *pcs = pcs_of(p);
+  uint32_t b;
+  rec *r;
+  if (is_locs(*pcs)) { /* the block of locations becomes the records */
+    b = locs_block(*pcs);
+    r = block(b);
+    ws_strand w = (uint32_t)*p, rd = (uint32_t)(*p >> 32);
+    for (int k = 0; k < 8; k++) {
+      r[k].w = w;
+      r[k].r = rd;
+    }
+    *pcs = 0;
+    live_locs--;
+  } else {
+    b = block_new();
+    rec one = rec_of(*p, *pcs);
+    r = block(b);
+    for (int k = 0; k < 8; k++)
+      r[k] = one;
+  }
   *p = WS_SPLIT_PAIR(b);
   return b;
 }
 
-/* A split granule whose bytes agree again is one pair. */
-static void merge_if_same(ws_pair *p) {
+/* A split granule whose bytes agree again is one pair, with its block as
+ * the bytes' locations if they differ there and locs_ok (an access of the
+ * whole granule: one of part of it would split it again). */
+static void merge_if_same(ws_pair *p, int locs_ok) {
   uint32_t b = WS_BLOCK_OF(*p);
   rec *r = block(b);
+  ws_pair v = WS_PAIR(r[0].w, r[0].r);
   for (int k = 1; k < 8; k++)
-    if (!rec_same(r[k], r[0]))
+    if (WS_PAIR(r[k].w, r[k].r) != v)
       return;
-  *p = WS_PAIR(r[0].w, r[0].r);
-  *pcs_of(p) = r[0].wpc | (uint64_t)r[0].rpc << 32;
+  int locs_same = 1;
+  for (int k = 1; k < 8; k++)
+    locs_same &= r[k].wpc == r[0].wpc && r[k].rpc == r[0].rpc;
+  if (!locs_same && v && !locs_ok)
+    return;
+  *p = v;
+  if (locs_same || !v) {
+    *pcs_of(p) = r[0].wpc | (uint64_t)r[0].rpc << 32;
+    block_free(b);
+  } else {
+    same_reads_forget_block(b);
+    *pcs_of(p) = LOCS | (uint64_t)b << 32;
+    live_locs++;
+  }
+}
+
+/* Granule p, whose locations are per byte, all 8 bytes accessed at
+ * `here` without a race: its pair becomes nv; one block of locations no
+ * longer needed when they agree again. */
+static void locs_set(ws_pair *p, ws_pair nv, uint32_t here) {
+  ws_pair v = *p;
+  uint64_t *pcs = pcs_of(p);
+  uint32_t b = locs_block(*pcs);
+  rec *r = block(b);
+  int wch = (uint32_t)nv != (uint32_t)v, rch = (nv >> 32) != (v >> 32);
+  uint32_t rpc = (nv >> 32) ? here : 0;
+  for (int k = 0; k < 8; k++) {
+    if (wch)
+      r[k].wpc = here;
+    if (rch)
+      r[k].rpc = rpc;
+  }
+  *p = nv;
+  for (int k = 1; k < 8; k++)
+    if (r[k].wpc != r[0].wpc || r[k].rpc != r[0].rpc)
+      return;
+  *pcs = r[0].wpc | (uint64_t)r[0].rpc << 32;
   block_free(b);
+  live_locs--;
 }
 
 /* ---- the rules ---- */
@@ -240,7 +320,78 @@ static int split_bytes(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uint
     reuse = found == f;
   }
   if (changed) {
-    merge_if_same(p);
+    merge_if_same(p, len == 8);
+  } else if (!write && found == before) {
+    /* The bytes read passed; the others, each distinct pair once. */
+    ws_pair last = WS_PAIR(r[off].w, r[off].r);
+    for (unsigned k = 0; k < 8; k++) {
+      ws_pair v = WS_PAIR(r[k].w, r[k].r);
+      if (v == last || (k >= off && k < off + len))
+        continue;
+      if (!read_changes_nothing(r[k], me))
+        return 0;
+      last = v;
+    }
+    ws_race_same_read_add(*p);
+  }
+  return changed;
+}
+
+/* Bytes [off, off+len) of granule p, whose locations are per byte (its
+ * pair is not split and the access changes it or may race), the first at
+ * x.  The rules once for the pair when they find no race and leave the
+ * bytes one pair (the whole granule accessed); else byte by byte. */
+static int locs_access(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t pc,
+                       int write, ws_strand me) {
+  ws_pair v = *p, nv;
+  ws_strand w = (uint32_t)v, r = (uint32_t)(v >> 32);
+  int racy;
+  if (write) {
+    racy = (w && w != me && ws_race_parallel(w)) || (r && r != me && ws_race_parallel(r));
+    nv = WS_PAIR(me, r == me ? me : 0); /* a serial reader is dropped */
+  } else {
+    if (w == me)
+      return 0;
+    racy = w && ws_race_parallel(w);
+    nv = r != me && (!r || !ws_race_parallel(r)) ? WS_PAIR(w, me) : v;
+  }
+  if (racy || (nv != v && len < 8)) {
+    split(p);
+    return split_bytes(p, off, len, x, pc, write, me);
+  }
+  if (nv == v) { /* a read, a parallel reader kept: as for every byte */
+    ws_race_same_read_add(v);
+    return 0;
+  }
+  locs_set(p, nv, ws_race_code_offset(pc));
+  return 1;
+}
+
+/* Bytes [off, off+len) (not all 8) of split granule p, the first at x:
+ * split_bytes for a few bytes (a byte of a string or a board, a field),
+ * byte by byte. */
+static int split_part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t pc,
+                      int write, ws_strand me) {
+  rec *r = block(WS_BLOCK_OF(*p));
+  int changed = 0;
+  unsigned long before = found;
+  for (unsigned k = off; k < off + len; k++) {
+    rec c = r[k];
+    ws_pair v = WS_PAIR(c.w, c.r);
+    if (unchanged(v, me, write))
+      continue;
+    uint64_t pcs = c.wpc | (uint64_t)c.rpc << 32;
+    ws_pair nv = rules(v, pcs, x + (k - off), pc, write, me);
+    if (nv != v) {
+      r[k] = rec_of(nv, pcs_after(v, nv, pcs, ws_race_code_offset(pc)));
+      changed = 1;
+    }
+  }
+  if (changed) {
+    /* Bytes that agree again: seldom after a part changed (the others
+     * first). */
+    if (WS_PAIR(r[0].w, r[0].r) == WS_PAIR(r[7].w, r[7].r))
+      merge_if_same(p, 0);
   } else if (!write && found == before) {
     /* The bytes read passed; the others, each distinct pair once. */
     ws_pair last = WS_PAIR(r[off].w, r[off].r);
@@ -262,9 +413,19 @@ static int part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintptr_t p
                 ws_strand me) {
   ws_pair v = *p;
   if ((uint32_t)v == WS_SPLIT)
-    return split_bytes(p, off, len, x, pc, write, me);
+    return split_part(p, off, len, x, pc, write, me);
+  if (!v) { /* never accessed, or forgotten: the rules' result, its bytes apart */
+    uint32_t b = block_new(), here = ws_race_code_offset(pc);
+    rec *r = block(b), now = write ? (rec){me, 0, here, 0} : (rec){0, me, 0, here};
+    for (unsigned k = 0; k < 8; k++)
+      r[k] = k >= off && k < off + len ? now : (rec){0, 0, 0, 0};
+    *p = WS_SPLIT_PAIR(b);
+    return 1;
+  }
   if (unchanged(v, me, write))
     return 0;
+  if (is_locs(*pcs_of(p)))
+    return locs_access(p, off, len, x, pc, write, me);
   uint64_t pcs = *pcs_of(p);
   unsigned long before = found;
   ws_pair nv = rules(v, pcs, x, pc, write, me);
@@ -285,9 +446,17 @@ static inline int whole(ws_pair *p, uintptr_t x, uintptr_t pc, int write, ws_str
   ws_pair v = *p;
   if ((uint32_t)v == WS_SPLIT)
     return split_bytes(p, 0, 8, x, pc, write, me);
+  uint64_t *pcs = pcs_of(p);
+  if (!v) { /* never accessed, or forgotten (a frame's new locals): the rules' result */
+    uint32_t here = ws_race_code_offset(pc);
+    *pcs = write ? here : (uint64_t)here << 32;
+    *p = write ? WS_PAIR(me, 0) : WS_PAIR(0, me);
+    return 1;
+  }
   if (unchanged(v, me, write))
     return 0;
-  uint64_t *pcs = pcs_of(p);
+  if (is_locs(*pcs))
+    return locs_access(p, 0, 8, x, pc, write, me);
   unsigned long before = found;
   ws_pair nv = rules(v, *pcs, x, pc, write, me);
   if (nv == v) {
@@ -343,6 +512,11 @@ static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, 
       i++;
       continue;
     }
+    if (is_locs(pcs[i])) {
+      changed |= locs_access(p + i, 0, 8, x + 8 * i, pc, write, me);
+      i++;
+      continue;
+    }
     size_t j = i + 1 + count_equal(p + i + 1, n - i - 1, v);
     unsigned long before = found;
     ws_pair nv = rules(v, pcs[i], x + 8 * i, pc, write, me);
@@ -354,6 +528,10 @@ static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, 
       if (!here)
         here = ws_race_code_offset(pc);
       for (size_t k = i; k < j; k++) {
+        if (is_locs(pcs[k])) { /* the same pair: the same rules */
+          locs_set(p + k, nv, here);
+          continue;
+        }
         pcs[k] = pcs_after(v, nv, pcs[k], here);
         p[k] = nv;
       }
@@ -486,8 +664,45 @@ static void check_access(uintptr_t x, size_t size, uintptr_t pc, int write) {
   }
 }
 
-void ws_race_read(uintptr_t addr, size_t size, uintptr_t pc) { check_access(addr, size, pc, 0); }
-void ws_race_write(uintptr_t addr, size_t size, uintptr_t pc) { check_access(addr, size, pc, 1); }
+/* An access within one granule (the entry points' usual call): the first
+ * case of check_access, in a function of its own with fewer registers to
+ * save. */
+static inline __attribute__((always_inline)) void check_one(uintptr_t x, size_t size,
+                                                            uintptr_t pc, int write) {
+  ws_strand me = ws_race_me;
+  if (!me)
+    return;
+  if (me == WS_RACE_PENDING) {
+    ws_race_collect_if_due();
+    me = ws_race_make_me();
+  }
+  settle();
+  uintptr_t i = x >> WS_SH_REGION_BITS;
+  if (__builtin_expect(i >= WS_SH_REGIONS, 0))
+    return;
+  ws_pair *base = ws_race_regions[i];
+  if (__builtin_expect(!base, 0))
+    base = region_new(i);
+  ws_pair *p = base + WS_SH_OFFSET(x);
+  if (size == 8 ? whole(p, x, pc, write, me) : part(p, x & 7, (unsigned)size, x, pc, write, me)) {
+    ws_race_strand_named(me);
+    if (x - stack_lo < stack_size && x < dirty)
+      dirty = x;
+  }
+}
+
+void ws_race_read(uintptr_t addr, size_t size, uintptr_t pc) {
+  if (size && (addr & 7) + size <= 8)
+    check_one(addr, size, pc, 0);
+  else
+    check_access(addr, size, pc, 0);
+}
+void ws_race_write(uintptr_t addr, size_t size, uintptr_t pc) {
+  if (size && (addr & 7) + size <= 8)
+    check_one(addr, size, pc, 1);
+  else
+    check_access(addr, size, pc, 1);
+}
 
 void ws_race_strided(uintptr_t x, size_t size, intptr_t stride, size_t count, uintptr_t pc,
                      int write) {
@@ -579,11 +794,17 @@ static void clear_pairs(ws_pair *p, size_t n) {
       p[k] = 0;
     return;
   }
+  uint64_t *pcs = pcs_of(p);
   for (size_t k = 0; k < n; k++) {
     ws_pair v = p[k];
     if (v) {
-      if ((uint32_t)v == WS_SPLIT)
+      if ((uint32_t)v == WS_SPLIT) {
         block_free(WS_BLOCK_OF(v));
+      } else if (live_locs && is_locs(pcs[k])) {
+        block_free(locs_block(pcs[k]));
+        pcs[k] = 0;
+        live_locs--;
+      }
       p[k] = 0;
     }
   }
@@ -613,7 +834,7 @@ static void forget_part(ws_pair *p, unsigned off, unsigned len) {
   rec *r = block(WS_BLOCK_OF(*p));
   for (unsigned k = off; k < off + len; k++)
     r[k] = (rec){0, 0, 0, 0};
-  merge_if_same(p);
+  merge_if_same(p, 0);
 }
 
 void ws_race_forget(uintptr_t x, size_t size) {

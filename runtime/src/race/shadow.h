@@ -9,7 +9,10 @@
  * granule whose bytes differ — parts written by different strands, or at
  * different places — is split: its pair is WS_SPLIT and the index of a
  * block of 8 such records, one per byte; it is merged again when its bytes
- * agree.  So every byte's last accesses and their locations are exact.
+ * agree.  Bytes that agree in their pair but not in their locations (a
+ * structure's fields written at different lines, then read whole) keep
+ * one pair, and their locations in such a block (shadow.c: LOCS).  So
+ * every byte's last accesses and their locations are exact.
  *
  * The pairs of a 16 MiB region of memory are one array (16 MiB, then as
  * much for the locations), reserved when the region is first accessed and
@@ -91,14 +94,14 @@ static inline int ws_race_unchanged(uintptr_t x, size_t size, ws_strand me, int 
   if (!p)
     return 0;
   ws_pair v = *p;
-  if (ws_race_unchanged_pair(v, me, write))
-    return 1;
-  if (__builtin_expect((uint32_t)v != WS_SPLIT, 1))
-    return 0;
+  if ((uint32_t)v != WS_SPLIT)
+    return ws_race_unchanged_pair(v, me, write);
+  /* A split granule: its bytes' own records first (a pair of reads that
+   * change nothing may name it too). */
   const ws_rec *r = ws_race_block(WS_BLOCK_OF(v)) + (x & 7);
   for (size_t k = 0; k < size; k++)
     if (r[k].w != me && (write || r[k].r != me))
-      return 0;
+      return !write && ws_race_unchanged_pair(v, me, 0);
   return 1;
 }
 
