@@ -69,14 +69,6 @@ static inline void ws_race_zero(void *p, size_t n) {
   }
 }
 
-/* The checker's own names are its own (libws_race is linked into the
- * executable): its globals are reached directly, not through the GOT that
- * -fPIC would otherwise use for each of them (an instruction per access
- * on every hook's path).  The entry points the program calls, the C library's
- * functions that intercept.c replaces, and glibc's own allocator above
- * are declared elsewhere, and keep the default visibility. */
-#pragma GCC visibility push(hidden)
-
 /* A strand: a node of the union-find of bags.  0: none. */
 typedef uint32_t ws_strand;
 /* ws_race_me while the current strand is not made yet (bags.c): no
@@ -300,8 +292,6 @@ static inline void ws_race_collect_if_due(void) {
       ws_race_collector)
     ws_race_collector();
 }
-
-#pragma GCC visibility pop
 
 /* ---- the runtime's side (views.c, the pass's calls: hooks.c) ---- */
 
