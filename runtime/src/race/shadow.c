@@ -276,6 +276,23 @@ static inline int read_changes_nothing(rec c, ws_strand me) {
   return c.r && ws_race_parallel(c.r);
 }
 
+/* A read of bytes [off, off+len) of a split granule's records r changed
+ * none of them: would it change none of the granule's other bytes either
+ * (each distinct pair looked at once)?  Then the read is the same as its
+ * strand's last one for the whole granule. */
+static int others_read_unchanged(const rec *r, unsigned off, unsigned len, ws_strand me) {
+  ws_pair last = WS_PAIR(r[off].w, r[off].r);
+  for (unsigned k = 0; k < 8; k++) {
+    ws_pair v = WS_PAIR(r[k].w, r[k].r);
+    if (v == last || (k >= off && k < off + len))
+      continue;
+    if (!read_changes_nothing(r[k], me))
+      return 0;
+    last = v;
+  }
+  return 1;
+}
+
 /* Bytes [off, off+len) of split granule p, the first at address x.  Bytes
  * whose records are equal — most of them — get the rules once: a record
  * checked without a race becomes the same record each time.  A read that
@@ -323,15 +340,8 @@ static int split_bytes(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uint
     merge_if_same(p, len == 8);
   } else if (!write && found == before) {
     /* The bytes read passed; the others, each distinct pair once. */
-    ws_pair last = WS_PAIR(r[off].w, r[off].r);
-    for (unsigned k = 0; k < 8; k++) {
-      ws_pair v = WS_PAIR(r[k].w, r[k].r);
-      if (v == last || (k >= off && k < off + len))
-        continue;
-      if (!read_changes_nothing(r[k], me))
-        return 0;
-      last = v;
-    }
+    if (!others_read_unchanged(r, off, len, me))
+      return 0;
     ws_race_same_read_add(*p);
   }
   return changed;
@@ -394,15 +404,8 @@ static int split_part(ws_pair *p, unsigned off, unsigned len, uintptr_t x, uintp
       merge_if_same(p, 0);
   } else if (!write && found == before) {
     /* The bytes read passed; the others, each distinct pair once. */
-    ws_pair last = WS_PAIR(r[off].w, r[off].r);
-    for (unsigned k = 0; k < 8; k++) {
-      ws_pair v = WS_PAIR(r[k].w, r[k].r);
-      if (v == last || (k >= off && k < off + len))
-        continue;
-      if (!read_changes_nothing(r[k], me))
-        return 0;
-      last = v;
-    }
+    if (!others_read_unchanged(r, off, len, me))
+      return 0;
     ws_race_same_read_add(*p);
   }
   return changed;
