@@ -4,6 +4,7 @@
 
 #include "AbiNames.h"
 #include "FunctionLowering.h"
+#include "OmpBlockValues.h"
 #include "SpawnCall.h"
 
 #include "ws/omp_abi.h"
@@ -23,6 +24,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -260,12 +263,29 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
 /// ws-lower (OmpTaskBodyAttr): a task is given its tail, and gives it to
 /// them, instead of their entry points finding it (two thread-local loads
 /// and tests per task).
+/// The body's variables in registers (clang's -O0 form, which ws-lower
+/// sees): the entry calls the privates map through one, and the call is
+/// then direct, to be inlined like the rest; the body then makes no call
+/// the module cannot see (ViewReach.h: no reducer check where it is run
+/// at a sync).
+void promoteVariables(Function &Body) {
+  SmallVector<AllocaInst *, 8> Promotable;
+  for (Instruction &I : Body.getEntryBlock())
+    if (auto *A = dyn_cast<AllocaInst>(&I); A && isAllocaPromotable(A))
+      Promotable.push_back(A);
+  if (Promotable.empty())
+    return;
+  DominatorTree DT(Body);
+  PromoteMemToReg(Promotable, DT);
+}
+
 void inlineTaskCode(Function &Body, CallInst &Code) {
   InlineFunctionInfo IFI;
   if (!InlineFunction(Code, IFI).isSuccess())
     return; // the entry stays a call: its calls find their tail
   SmallPtrSet<CallBase *, 4> Failed;
   for (unsigned Budget = 16; Budget; --Budget) {
+    promoteVariables(Body);
     CallBase *Next = nullptr;
     for (Instruction &I : instructions(Body))
       if (auto *Call = dyn_cast<CallBase>(&I); Call && !Failed.count(Call))
@@ -281,41 +301,33 @@ void inlineTaskCode(Function &Body, CallInst &Code) {
     if (!InlineFunction(*Next, Info).isSuccess())
       Failed.insert(Next);
   }
+  promoteVariables(Body);
   Body.addFnAttr(OmpTaskBodyAttr);
 }
 
-/// ws.omp.task.<entry>(task): the task's body, on whichever worker
-/// runs it, between __ws_omp_task_begin and _end.  A context-free task's,
-/// ws.omp.freetask.<entry>, between __ws_omp_free_task_begin and _end: it
-/// runs in whatever task is current where it runs, and takes a context of
-/// its own only where that task has queued children (ws/omp_abi.h, rule 6);
-/// its entry is given gtid 0, which its code gives only to entry points
-/// that ignore it.
-Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi &Abi,
-                   bool ContextFree) {
+/// A new body for Entry's task, Name(Params): internal, always inlined, with
+/// the entry's target attributes; B at its entry.  With debug info it is an
+/// artificial function of the entry's unit and its calls have lines: the
+/// entry is inlined into it, and a call without a location would leave the
+/// entry's code in the wrong scope (the verifier's "wrong subprogram", a
+/// crash in DwarfDebug).
+Function *newBody(Function &Entry, const Twine &Name, ArrayRef<Type *> Params,
+                  IRBuilder<> &B) {
   Module &M = *Entry.getParent();
-  std::string Name =
-      ((ContextFree ? "ws.omp.freetask." : "ws.omp.task.") + Entry.getName()).str();
-  if (Function *F = M.getFunction(Name))
-    return F;
   LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), Params, false),
                                  GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::AlwaysInline);
   F->addFnAttr(Attribute::NoUnwind);
   for (StringRef A : {"target-cpu", "target-features", "tune-cpu"})
     if (Entry.hasFnAttribute(A))
       F->addFnAttr(Entry.getFnAttribute(A));
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", F));
-  // With debug info, the body is an artificial function of the entry's unit
-  // and its calls have lines: the entry is inlined into it, and a call
-  // without a location would leave the entry's code in the wrong scope
-  // (the verifier's "wrong subprogram", a crash in DwarfDebug).
+  B.SetInsertPoint(BasicBlock::Create(Ctx, "entry", F));
   if (DISubprogram *EntrySP = Entry.getSubprogram()) {
     DIBuilder DIB(M, /*AllowUnresolved=*/false, EntrySP->getUnit());
+    StringRef N = F->getName();
     DISubprogram *SP = DIB.createFunction(
-        EntrySP->getFile(), Name, Name, EntrySP->getFile(), EntrySP->getLine(),
+        EntrySP->getFile(), N, N, EntrySP->getFile(), EntrySP->getLine(),
         DIB.createSubroutineType(DIB.getOrCreateTypeArray({})), EntrySP->getLine(),
         DINode::FlagArtificial,
         DISubprogram::SPFlagDefinition | DISubprogram::SPFlagLocalToUnit |
@@ -325,21 +337,47 @@ Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi
     DIB.finalizeSubprogram(SP);
     B.SetCurrentDebugLocation(DILocation::get(Ctx, EntrySP->getLine(), 0, SP));
   }
+  return F;
+}
+
+/// A context-free task's code between __ws_omp_free_task_begin and _end
+/// (rule 6: it runs in whatever task is current where it runs, and takes
+/// a context of its own, CtxArg, only where that task has queued
+/// children); its entry is given gtid 0, which its code gives only to
+/// entry points that ignore it (the taskwait; the allocation and launch of
+/// its fast-path tasks).
+void runFree(IRBuilder<> &B, Function &Entry, Value *CtxArg, Value *TaskArg,
+             const OmpAbi &Abi) {
+  Function *F = B.GetInsertBlock()->getParent();
+  Value *Own = B.CreateCall(Abi.FreeBegin, {CtxArg}, "ws.omp.own");
+  Type *GtidTy = Entry.getFunctionType()->getParamType(0);
+  CallInst *Code = B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), TaskArg});
+  B.CreateCall(Abi.FreeEnd, {CtxArg, Own});
+  B.CreateRetVoid();
+  inlineTaskCode(*F, *Code);
+}
+
+/// ws.omp.task.<entry>(task): the task's body, on whichever worker
+/// runs it, between __ws_omp_task_begin and _end.  A context-free task's,
+/// ws.omp.freetask.<entry>, runs as runFree says.
+Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi &Abi,
+                   bool ContextFree) {
+  Module &M = *Entry.getParent();
+  std::string Name =
+      ((ContextFree ? "ws.omp.freetask." : "ws.omp.task.") + Entry.getName()).str();
+  if (Function *F = M.getFunction(Name))
+    return F;
+  IRBuilder<> B(M.getContext());
+  Function *F = newBody(Entry, Name, {PointerType::getUnqual(M.getContext())}, B);
   // The task's block; its context at a constant offset in it (a spawn
   // argument less to store and load).
   Value *TaskArg = F->getArg(0);
   Value *CtxArg = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), TaskArg, CtxOffset, "ws.omp.ctx");
-  Type *GtidTy = Entry.getFunctionType()->getParamType(0);
   if (ContextFree) {
-    Value *Own = B.CreateCall(Abi.FreeBegin, {CtxArg}, "ws.omp.own");
-    // Its code gives the gtid only to entry points that ignore it (the
-    // taskwait; the allocation and launch of its fast-path tasks).
-    CallInst *Code = B.CreateCall(&Entry, {Constant::getNullValue(GtidTy), TaskArg});
-    B.CreateCall(Abi.FreeEnd, {CtxArg, Own});
-    B.CreateRetVoid();
-    inlineTaskCode(*F, *Code);
+    runFree(B, Entry, CtxArg, TaskArg, Abi);
     return F;
   }
+  Type *GtidTy = Entry.getFunctionType()->getParamType(0);
   Value *Gtid = B.CreateCall(Abi.GlobalThreadNum, {Loc});
   B.CreateCall(Abi.Begin, {CtxArg});
   Value *GtidArg = B.CreateZExtOrTrunc(Gtid, GtidTy);
@@ -347,6 +385,84 @@ Function *taskBody(Function &Entry, uint64_t CtxOffset, Value *Loc, const OmpAbi
   B.CreateCall(Abi.End, {CtxArg});
   B.CreateRetVoid();
   return F;
+}
+
+/// ws.omp.valuetask.<entry>(words...): a context-free task given the words
+/// its creator wrote into its block (OmpBlockValues.h), which it writes
+/// into a block of its own; its context, where it needs one, beside it.
+Function *valueBody(Function &Entry, uint64_t BlockSize, const BlockValues &V,
+                    const OmpAbi &Abi) {
+  static constexpr StringLiteral Prefix = "ws.omp.valuetask.";
+  Module &M = *Entry.getParent();
+  // One per site: clang gives each task construct an entry of its own.
+  IRBuilder<> B(M.getContext());
+  Function *F = newBody(Entry, Prefix + Entry.getName(), V.argTypes(), B);
+  AllocaInst *Block =
+      B.CreateAlloca(ArrayType::get(B.getInt8Ty(), BlockSize), nullptr, "ws.omp.task");
+  Block->setAlignment(Align(16));
+  AllocaInst *Ctx = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), WS_OMP_TASK_CTX_SIZE),
+                                   nullptr, "ws.omp.ctx");
+  Ctx->setAlignment(Align(16));
+  SmallVector<Value *, 6> Args;
+  for (Argument &A : F->args())
+    Args.push_back(&A);
+  V.store(B, Block, Args);
+  runFree(B, Entry, Ctx, Block, Abi);
+  return F;
+}
+
+/// The creator reads the shareds pointer back from the block to write the
+/// shareds through it: those loads become the pointer itself, so that the
+/// shareds' writes are seen as the block's (BlockValues), unless something
+/// else may write the word.  True if every use of the block was seen, and
+/// the word is no longer read.
+bool forwardShareds(AllocaInst &Task, Value *Shareds, StoreInst &Own) {
+  const DataLayout &DL = Task.getModule()->getDataLayout();
+  uint64_t Word = DL.getPointerSize();
+  SmallVector<LoadInst *, 2> Loads;
+  bool Read = false; // by something else than such a load
+  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{&Task, 0}};
+  SmallPtrSet<Value *, 8> Seen{&Task};
+  while (!Work.empty()) {
+    auto [V, Offset] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Off) || Off.isNegative())
+          return false;
+        if (Seen.insert(GEP).second)
+          Work.push_back({GEP, Offset + Off.getZExtValue()});
+      } else if (auto *L = dyn_cast<LoadInst>(U)) {
+        uint64_t End = Offset + DL.getTypeStoreSize(L->getType());
+        if (L->isSimple() && Offset == SharedsOffset && L->getType() == Shareds->getType())
+          Loads.push_back(L);
+        else if (Offset < SharedsOffset + Word && End > SharedsOffset)
+          Read = true;
+      } else if (auto *St = dyn_cast<StoreInst>(U)) {
+        uint64_t End = Offset + DL.getTypeStoreSize(St->getValueOperand()->getType());
+        if (St == &Own)
+          continue;
+        if (St->getPointerOperand() != V || (Offset < SharedsOffset + Word && End > SharedsOffset))
+          return false;
+      } else if (auto *MI = dyn_cast<MemIntrinsic>(U)) {
+        if (Offset < SharedsOffset + Word) { // its extent unknown
+          if (MI->getRawDest() == V)
+            return false;
+          Read = true;
+        }
+      } else if (!isa<CallBase>(U) || cast<CallBase>(U)->getCalledFunction() == nullptr ||
+                 cast<CallBase>(U)->getCalledFunction()->getName() != TaskName) {
+        if (auto *II = dyn_cast<IntrinsicInst>(U);
+            !II || !(II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+          return false;
+      }
+    }
+  }
+  for (LoadInst *L : Loads) {
+    L->replaceAllUsesWith(Shareds);
+    L->eraseFromParent();
+  }
+  return !Read;
 }
 
 /// The task's block, initialised as task_alloc would: the shareds pointer,
@@ -366,13 +482,15 @@ Value *makeBlock(const Site &S, Function &F, const Block &L, Value *&Sp) {
   A->setAlignment(Align(16));
   Value *Shareds = S.SharedsSize ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, L.Shareds)
                                  : ConstantPointerNull::get(B.getPtrTy());
-  B.CreateStore(Shareds, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, SharedsOffset));
+  StoreInst *Own =
+      B.CreateStore(Shareds, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, SharedsOffset));
   // The routine is the runtime's to read, and the fast path's runtime
   // never sees the block; part_id only an untied task's entry reads.
   if (!(S.Flags & 1))
     B.CreateStore(B.getInt32(0), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, PartIdOffset));
   S.Alloc->replaceAllUsesWith(A);
   S.Alloc->eraseFromParent();
+  forwardShareds(*A, Shareds, *Own);
   return A;
 }
 
@@ -396,14 +514,31 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
   Module &M = *S.Launch->getModule();
   IRBuilder<> B(S.Launch);
   B.SetCurrentDebugLocation(S.Launch->getDebugLoc());
-  Value *Ctx = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Task, L.Ctx, "ws.omp.ctx");
   // A context-free task neither has a context made for it here nor looks
   // at its creator's final bit: what final changes (deferred or not) its
-  // code cannot tell (rule 6).
-  if (!S.ContextFree)
+  // code cannot tell (rule 6).  Where its creator writes its block in plain
+  // ways, it is given the words written instead of the block.
+  Value *Ctx = nullptr;
+  if (!S.ContextFree) {
+    Ctx = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Task, L.Ctx, "ws.omp.ctx");
     initContext(B, Ctx, S.Flags, Abi);
-  Function *Body = taskBody(*S.Entry, L.Ctx, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi,
-                            S.ContextFree);
+  }
+  std::optional<BlockValues> Values;
+  if (auto *A = dyn_cast<AllocaInst>(Task); A && S.ContextFree)
+    Values = BlockValues::of(*A, *S.Launch);
+  Function *Body;
+  SmallVector<Value *, 6> Args{Task};
+  if (Values) {
+    Body = valueBody(*S.Entry, L.Size, *Values, Abi);
+    Args = Values->load(B, Task);
+    // Nothing reads the block's own shareds pointer now (BlockValues saw
+    // every use; the body makes its own): then the block is only written,
+    // and goes.
+    Values->dropSelfStores();
+  } else {
+    Body = taskBody(*S.Entry, L.Ctx, Loc ? Loc : ConstantPointerNull::get(B.getPtrTy()), Abi,
+                    S.ContextFree);
+  }
   if (Spawn) {
     Value *Final = B.getFalse();
     if (!S.ContextFree) {
@@ -419,13 +554,19 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
       N = B.CreateLoad(B.getInt64Ty(), Live, "ws.omp.live");
       Final = B.CreateOr(Final, B.CreateICmpUGE(N, B.getInt64(Cap)), "ws.omp.now");
     }
-    Instruction *ThenTerm, *ElseTerm;
-    SplitBlockAndInsertIfThenElse(Final, S.Launch, &ThenTerm, &ElseTerm);
-    IRBuilder<> I(ThenTerm);
-    I.SetCurrentDebugLocation(S.Launch->getDebugLoc());
-    I.CreateCall(Body, {Task});
-    if (Sp) // done: its block goes
-      I.CreateStackRestore(Sp);
+    // Never run at once (a context-free task outside a loop): spawned
+    // unconditionally, so that its sync is ws-lower's static kind (the
+    // arguments the parent's values, no loop over slots).
+    Instruction *ElseTerm = S.Launch;
+    if (!isa<Constant>(Final) || !cast<Constant>(Final)->isZeroValue()) {
+      Instruction *ThenTerm;
+      SplitBlockAndInsertIfThenElse(Final, S.Launch, &ThenTerm, &ElseTerm);
+      IRBuilder<> I(ThenTerm);
+      I.SetCurrentDebugLocation(S.Launch->getDebugLoc());
+      I.CreateCall(Body, Args);
+      if (Sp) // done: its block goes
+        I.CreateStackRestore(Sp);
+    }
     IRBuilder<> E(ElseTerm);
     E.SetCurrentDebugLocation(S.Launch->getDebugLoc());
     if (Live)
@@ -435,10 +576,10 @@ void launch(const Site &S, Value *Task, const Block &L, bool Spawn, const OmpAbi
         SpawnBeginName, FunctionType::get(Ptr, {Ptr}, /*isVarArg=*/true));
     FunctionCallee End = M.getOrInsertFunction(SpawnEndName, E.getVoidTy());
     Value *Fn = E.CreateCall(Begin, {ConstantPointerNull::get(Ptr), Body});
-    E.CreateCall(Body->getFunctionType(), Fn, {Task});
+    E.CreateCall(Body->getFunctionType(), Fn, Args);
     E.CreateCall(End);
   } else {
-    B.CreateCall(Body, {Task});
+    B.CreateCall(Body, Args);
     if (Sp)
       B.CreateStackRestore(Sp);
   }
@@ -681,6 +822,12 @@ contextSensitive(Module &M, const MapVector<Function *, SmallVector<Site, 4>> &P
 }
 
 } // namespace
+
+bool isOmpFastPathEntry(StringRef Name) {
+  return is_contained({StringRef(FreeBeginName), StringRef(FreeEndName), StringRef(TaskwaitName),
+                       StringRef(GlobalThreadNumName)},
+                      Name);
+}
 
 bool lowerOmpTasks(Module &M) {
   if (!M.getFunction(TaskAllocName))

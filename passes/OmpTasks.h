@@ -36,11 +36,20 @@
 #ifndef WSFF_OMPTASKS_H
 #define WSFF_OMPTASKS_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Module;
 }
 
 namespace wsff {
+
+/// Is Name one of the entry points that a fast-path task's code calls
+/// around and within it (__ws_omp_free_task_begin/_end, __ws_omp_taskwait,
+/// __ws_omp_global_thread_num)?  They touch no reducer: what they may run
+/// is the current task's queued children, deferred OpenMP tasks, whose
+/// order against a spawn's strand no serial order fixes (ViewReach.h).
+bool isOmpFastPathEntry(llvm::StringRef Name);
 
 /// Lowers M's eligible OpenMP task sites onto ws_spawn's markers and
 /// ws_sync; true if it changed anything.

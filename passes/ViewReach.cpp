@@ -3,6 +3,7 @@
 #include "ViewReach.h"
 
 #include "AbiNames.h"
+#include "OmpTasks.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/InstIterator.h"
@@ -37,7 +38,7 @@ static bool opaqueCall(const CallBase &CB, const TargetLibraryInfo &TLI) {
     return true;
   StringRef Name = Callee->getName();
   if (Callee->isIntrinsic() || abiCallEffect(Name) || Name == SpawnBeginName ||
-      Name == SpawnEndName || Name == SyncName)
+      Name == SpawnEndName || Name == SyncName || isOmpFastPathEntry(Name))
     return false;
   if (!Callee->isDeclaration())
     return Callee->isInterposable();

@@ -7,7 +7,9 @@
 // spawning function only where the function may reach a reducer's views:
 // where it calls code the module cannot see (a declaration that is not a
 // known library function or the runtime's, an indirect call, a definition
-// the linker may replace), or a function that may.  fib reaches none and
+// the linker may replace), or a function that may.  The entry points
+// around a fast-path OpenMP task's code do not count (OmpTasks.h,
+// isOmpFastPathEntry).  fib reaches none and
 // keeps its fast path as it was.
 //
 //===----------------------------------------------------------------------===//
