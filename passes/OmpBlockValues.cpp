@@ -43,6 +43,37 @@ bool passable(Type *T) {
 
 } // namespace
 
+bool forEachBlockUse(AllocaInst &Task,
+                     function_ref<bool(Instruction &, Value *, uint64_t)> Visit) {
+  const DataLayout &DL = Task.getModule()->getDataLayout();
+  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{&Task, 0}};
+  SmallPtrSet<Value *, 16> Seen{&Task};
+  while (!Work.empty()) {
+    auto [V, Offset] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return false;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
+        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Off) || Off.isNegative())
+          return false;
+        if (Seen.insert(GEP).second)
+          Work.push_back({GEP, Offset + Off.getZExtValue()});
+      } else if (isa<BitCastInst>(I)) {
+        if (Seen.insert(I).second)
+          Work.push_back({I, Offset});
+      } else if (auto *II = dyn_cast<IntrinsicInst>(I);
+                 II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))) {
+        continue;
+      } else if (!Visit(*I, V, Offset)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 std::optional<BlockValues> BlockValues::of(AllocaInst &Task, Instruction &Launch) {
   const DataLayout &DL = Task.getModule()->getDataLayout();
   std::optional<TypeSize> Size = Task.getAllocationSize(DL);
@@ -55,61 +86,38 @@ std::optional<BlockValues> BlockValues::of(AllocaInst &Task, Instruction &Launch
   };
   SmallVector<Write, 8> Writes;
   SmallVector<std::pair<uint64_t, uint64_t>, 8> Reads;
-  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{&Task, 0}};
-  SmallPtrSet<Value *, 16> Seen{&Task};
-  while (!Work.empty()) {
-    auto [V, Offset] = Work.pop_back_val();
-    for (User *U : V->users()) {
-      auto *I = dyn_cast<Instruction>(U);
-      if (!I)
-        return std::nullopt;
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
-        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        if (!GEP->accumulateConstantOffset(DL, Off) || Off.isNegative())
-          return std::nullopt;
-        if (Seen.insert(GEP).second)
-          Work.push_back({GEP, Offset + Off.getZExtValue()});
-      } else if (isa<BitCastInst>(I)) {
-        if (Seen.insert(I).second)
-          Work.push_back({I, Offset});
-      } else if (auto *L = dyn_cast<LoadInst>(I)) {
-        if (!L->isSimple())
-          return std::nullopt;
-        Reads.push_back({Offset, Offset + DL.getTypeStoreSize(L->getType())});
-      } else if (auto *St = dyn_cast<StoreInst>(I)) {
-        // The block's address stored: into the block (the shareds pointer;
-        // the write is seen as the block's), or it escapes.
-        uint64_t Into;
-        if (St->getValueOperand() == V) {
-          if (St->getPointerOperand() != V && inBlock(St->getPointerOperand(), Task, DL, Into))
-            continue;
-          return std::nullopt;
-        }
-        if (St->getPointerOperand() != V || !St->isSimple() || !Before(St))
-          return std::nullopt;
-        uint64_t Bytes = DL.getTypeStoreSize(St->getValueOperand()->getType());
-        Writes.push_back({Offset, Offset + Bytes, St->getValueOperand(), St});
-      } else if (auto *MI = dyn_cast<MemIntrinsic>(I)) {
-        auto *Len = dyn_cast<ConstantInt>(MI->getLength());
-        if (MI->isVolatile() || !Len)
-          return std::nullopt;
-        if (MI->getRawDest() == V) {
-          if (!Before(MI))
-            return std::nullopt;
-          Writes.push_back({Offset, Offset + Len->getZExtValue(), nullptr});
-        } else { // a copy out of it
-          Reads.push_back({Offset, Offset + Len->getZExtValue()});
-        }
-      } else if (auto *II = dyn_cast<IntrinsicInst>(I);
-                 II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))) {
-        continue;
-      } else if (I == &Launch && V == &Task) {
-        continue;
-      } else {
-        return std::nullopt;
-      }
+  bool Plain = forEachBlockUse(Task, [&](Instruction &I, Value *V, uint64_t Offset) {
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      Reads.push_back({Offset, Offset + DL.getTypeStoreSize(L->getType())});
+      return L->isSimple();
     }
-  }
+    if (auto *St = dyn_cast<StoreInst>(&I)) {
+      // The block's address stored: into the block (the shareds pointer;
+      // the write is seen as the block's), or it escapes.
+      uint64_t Into;
+      if (St->getValueOperand() == V)
+        return St->getPointerOperand() != V && inBlock(St->getPointerOperand(), Task, DL, Into);
+      if (!St->isSimple() || !Before(St))
+        return false;
+      uint64_t Bytes = DL.getTypeStoreSize(St->getValueOperand()->getType());
+      Writes.push_back({Offset, Offset + Bytes, St->getValueOperand(), St});
+      return true;
+    }
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+      if (MI->isVolatile() || !Len)
+        return false;
+      if (MI->getRawDest() != V) { // a copy out of it
+        Reads.push_back({Offset, Offset + Len->getZExtValue()});
+        return true;
+      }
+      Writes.push_back({Offset, Offset + Len->getZExtValue(), nullptr});
+      return Before(MI);
+    }
+    return &I == &Launch && V == &Task;
+  });
+  if (!Plain)
+    return std::nullopt;
   for (const Write &W : Writes)
     if (W.End > Size->getFixedValue())
       return std::nullopt;

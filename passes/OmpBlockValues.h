@@ -29,12 +29,21 @@
 #define WSFF_OMPBLOCKVALUES_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <optional>
 
 namespace wsff {
+
+/// Visit(I, P, Offset) for each instruction I using a pointer P into Task
+/// (Task plus Offset, through GEPs of constant offsets; lifetime markers and
+/// debug intrinsics skipped).  False if a GEP's offset is not constant, a
+/// user is not an instruction, or Visit returns false.
+bool forEachBlockUse(
+    llvm::AllocaInst &Task,
+    llvm::function_ref<bool(llvm::Instruction &, llvm::Value *, uint64_t)> Visit);
 
 class BlockValues {
 public:

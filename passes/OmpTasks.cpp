@@ -414,55 +414,35 @@ Function *valueBody(Function &Entry, uint64_t BlockSize, const BlockValues &V,
 /// The creator reads the shareds pointer back from the block to write the
 /// shareds through it: those loads become the pointer itself, so that the
 /// shareds' writes are seen as the block's (BlockValues), unless something
-/// else may write the word.  True if every use of the block was seen, and
-/// the word is no longer read.
-bool forwardShareds(AllocaInst &Task, Value *Shareds, StoreInst &Own) {
+/// else may write the word.
+void forwardShareds(AllocaInst &Task, Value *Shareds, StoreInst &Own) {
   const DataLayout &DL = Task.getModule()->getDataLayout();
-  uint64_t Word = DL.getPointerSize();
+  uint64_t End = SharedsOffset + DL.getPointerSize();
+  auto Overlaps = [&](uint64_t Offset, uint64_t Bytes) {
+    return Offset < End && Offset + Bytes > SharedsOffset;
+  };
   SmallVector<LoadInst *, 2> Loads;
-  bool Read = false; // by something else than such a load
-  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{&Task, 0}};
-  SmallPtrSet<Value *, 8> Seen{&Task};
-  while (!Work.empty()) {
-    auto [V, Offset] = Work.pop_back_val();
-    for (User *U : V->users()) {
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
-        APInt Off(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        if (!GEP->accumulateConstantOffset(DL, Off) || Off.isNegative())
-          return false;
-        if (Seen.insert(GEP).second)
-          Work.push_back({GEP, Offset + Off.getZExtValue()});
-      } else if (auto *L = dyn_cast<LoadInst>(U)) {
-        uint64_t End = Offset + DL.getTypeStoreSize(L->getType());
-        if (L->isSimple() && Offset == SharedsOffset && L->getType() == Shareds->getType())
-          Loads.push_back(L);
-        else if (Offset < SharedsOffset + Word && End > SharedsOffset)
-          Read = true;
-      } else if (auto *St = dyn_cast<StoreInst>(U)) {
-        uint64_t End = Offset + DL.getTypeStoreSize(St->getValueOperand()->getType());
-        if (St == &Own)
-          continue;
-        if (St->getPointerOperand() != V || (Offset < SharedsOffset + Word && End > SharedsOffset))
-          return false;
-      } else if (auto *MI = dyn_cast<MemIntrinsic>(U)) {
-        if (Offset < SharedsOffset + Word) { // its extent unknown
-          if (MI->getRawDest() == V)
-            return false;
-          Read = true;
-        }
-      } else if (!isa<CallBase>(U) || cast<CallBase>(U)->getCalledFunction() == nullptr ||
-                 cast<CallBase>(U)->getCalledFunction()->getName() != TaskName) {
-        if (auto *II = dyn_cast<IntrinsicInst>(U);
-            !II || !(II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
-          return false;
-      }
+  bool Seen = forEachBlockUse(Task, [&](Instruction &I, Value *V, uint64_t Offset) {
+    if (auto *L = dyn_cast<LoadInst>(&I)) {
+      if (L->isSimple() && Offset == SharedsOffset && L->getType() == Shareds->getType())
+        Loads.push_back(L);
+      return true;
     }
-  }
+    if (auto *St = dyn_cast<StoreInst>(&I))
+      return St == &Own ||
+             (St->getPointerOperand() == V &&
+              !Overlaps(Offset, DL.getTypeStoreSize(St->getValueOperand()->getType())));
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) // a write's extent unknown here
+      return MI->getRawDest() != V || !Overlaps(Offset, ~0ull >> 1);
+    auto *CB = dyn_cast<CallBase>(&I);
+    return CB && CB->getCalledFunction() && CB->getCalledFunction()->getName() == TaskName;
+  });
+  if (!Seen)
+    return;
   for (LoadInst *L : Loads) {
     L->replaceAllUsesWith(Shareds);
     L->eraseFromParent();
   }
-  return !Read;
 }
 
 /// The task's block, initialised as task_alloc would: the shareds pointer,
