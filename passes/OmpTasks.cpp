@@ -18,6 +18,7 @@
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -25,7 +26,6 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
@@ -257,12 +257,6 @@ void useOwnEntries(Function &F, const OmpAbi &Abi) {
   }
 }
 
-/// The task's code in its body: the entry inlined, and in turn what it
-/// calls that clang marked always_inline (the outlined task).  Its calls
-/// of spawning functions are then the body's, and the body is cloned by
-/// ws-lower (OmpTaskBodyAttr): a task is given its tail, and gives it to
-/// them, instead of their entry points finding it (two thread-local loads
-/// and tests per task).
 /// The body's variables in registers (clang's -O0 form, which ws-lower
 /// sees): the entry calls the privates map through one, and the call is
 /// then direct, to be inlined like the rest; the body then makes no call
@@ -279,6 +273,12 @@ void promoteVariables(Function &Body) {
   PromoteMemToReg(Promotable, DT);
 }
 
+/// The task's code in its body: the entry inlined, and in turn what it
+/// calls that clang marked always_inline (the outlined task).  Its calls
+/// of spawning functions are then the body's, and the body is cloned by
+/// ws-lower (OmpTaskBodyAttr): a task is given its tail, and gives it to
+/// them, instead of their entry points finding it (two thread-local loads
+/// and tests per task).
 void inlineTaskCode(Function &Body, CallInst &Code) {
   InlineFunctionInfo IFI;
   if (!InlineFunction(Code, IFI).isSuccess())

@@ -24,6 +24,10 @@
 //    in one) its tasks must run at once, as calls: the context inherits
 //    the creator's final bit (__ws_omp_task_ctx_init), and each site tests
 //    it, calling the task where it is set and spawning it otherwise.
+//  * A context-free task (its code asks the runtime nothing about its
+//    task) runs in the task current where it runs (ws/omp_abi.h, rule 6),
+//    and where its creator writes its block in plain ways it is spawned
+//    with the words written, not the block (OmpBlockValues.h).
 //  * An untied task is run to its end in one call: where its code
 //    re-queues itself at a scheduling point (__kmpc_omp_task of its own
 //    task), it calls its entry again at once instead.
