@@ -589,12 +589,20 @@ void LifetimePlan::syncBefore(Instruction *E, Function *SyncFn, LifetimeSyncs &M
     if (!Done.insert(At.Before).second)
       continue;
     CallBase *Sync;
-    if (At.Handler && !isa<PHINode>(At.Handler->front())) {
+    BasicBlock *Handler = At.Handler;
+    bool PlainHandler = !Handler || !isa<PHINode>(Handler->front());
+    // Right before a destructor: a task's exception there must destroy the
+    // object too (seed 242 case 122 of the smith campaign: a temporary's
+    // destructor skipped).
+    if (auto *Destroy = dyn_cast<CallInst>(E);
+        Destroy && At.Before == E && PlainHandler && Kinds.of(*Destroy) == CalleeKind::Destructor)
+      Handler = destroyingPad(*Destroy, Handler);
+    if (Handler && !isa<PHINode>(Handler->front())) {
       BasicBlock *BB = At.Before->getParent();
       BasicBlock *Rest = SplitBlock(BB, At.Before, static_cast<DominatorTree *>(nullptr),
                                     nullptr, nullptr, "ws.local.synced");
       BB->getTerminator()->eraseFromParent();
-      Sync = InvokeInst::Create(SyncFn, Rest, At.Handler, {}, "", BB);
+      Sync = InvokeInst::Create(SyncFn, Rest, Handler, {}, "", BB);
     } else {
       Sync = CallInst::Create(SyncFn, "", At.Before->getIterator());
     }

@@ -54,6 +54,41 @@ InvokeInst *syncAtLandingPad(LandingPadInst &LP, Function *SyncFn, DebugLoc Loc)
   return Sync;
 }
 
+BasicBlock *destroyingPad(CallInst &Destroy, BasicBlock *Handler) {
+  Function &F = *Destroy.getFunction();
+  if (!setCxxPersonality(F))
+    return Handler;
+  LLVMContext &Ctx = F.getContext();
+  auto *Pad = BasicBlock::Create(Ctx, "ws.unwind.destroy", &F);
+  IRBuilder<> B(Pad);
+  B.SetCurrentDebugLocation(Destroy.getDebugLoc());
+  LandingPadInst *LP, *Orig = nullptr;
+  BasicBlock *Cont = nullptr;
+  if (Handler) {
+    // Handler's own code after its pad: reached from both pads.
+    Orig = cast<LandingPadInst>(Handler->getFirstNonPHI());
+    Cont = SplitBlock(Handler, Orig->getNextNode(), static_cast<DominatorTree *>(nullptr),
+                      nullptr, nullptr, "ws.unwind.destroyed");
+    LP = cast<LandingPadInst>(Orig->clone());
+    B.Insert(LP);
+  } else {
+    LP = landingPad(B);
+  }
+  LP->setCleanup(true); // the object is destroyed whatever the handler catches
+  B.Insert(Destroy.clone());
+  if (!Cont) {
+    B.CreateResume(LP);
+    return Pad;
+  }
+  B.CreateBr(Cont);
+  PHINode *Exn = PHINode::Create(Orig->getType(), 2, "ws.exn.destroyed");
+  Exn->insertInto(Cont, Cont->begin());
+  Orig->replaceUsesWithIf(Exn, [&](Use &U) { return U.getUser() != Exn; });
+  Exn->addIncoming(Orig, Handler);
+  Exn->addIncoming(LP, Pad);
+  return Pad;
+}
+
 BasicBlock *unwindOf(Instruction *At) {
   auto *II = dyn_cast<InvokeInst>(At);
   return II ? II->getUnwindDest() : nullptr;

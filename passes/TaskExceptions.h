@@ -85,6 +85,16 @@ private:
 llvm::InvokeInst *syncAtLandingPad(llvm::LandingPadInst &LP, llvm::Function *SyncFn,
                                    llvm::DebugLoc Loc);
 
+/// A landing pad for a sync placed right before Destroy, a destructor call
+/// that ends a live object's life (a temporary, a local that a task may
+/// reach): where the sync rethrows a task's exception, the object is
+/// destroyed there too, as the normal path would, and the exception goes on
+/// to Handler's code (Handler: the landing pad in scope, whose own cleanups
+/// do not include the object; null: out of the function).  In the serial
+/// elision the task threw before the object was made.  Handler itself if
+/// the function's personality is not C++'s.
+llvm::BasicBlock *destroyingPad(llvm::CallInst &Destroy, llvm::BasicBlock *Handler);
+
 /// The handler an invoked sync point unwinds to, or null.
 llvm::BasicBlock *unwindOf(llvm::Instruction *At);
 
