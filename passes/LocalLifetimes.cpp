@@ -591,11 +591,15 @@ void LifetimePlan::syncBefore(Instruction *E, Function *SyncFn, LifetimeSyncs &M
     CallBase *Sync;
     BasicBlock *Handler = At.Handler;
     bool PlainHandler = !Handler || !isa<PHINode>(Handler->front());
-    // Right before a destructor: a task's exception there must destroy the
-    // object too (seed 242 case 122 of the smith campaign: a temporary's
-    // destructor skipped).
+    // Right before a C++ destructor: a task's exception there must destroy
+    // the object too (seed 242 case 122 of the smith campaign: a
+    // temporary's destructor skipped).  Not out of a function that does not
+    // throw (there a task's exception ends the program, as before), nor for
+    // C's cleanup functions (C code has no C++ personality to unwind with).
     if (auto *Destroy = dyn_cast<CallInst>(E);
-        Destroy && At.Before == E && PlainHandler && Kinds.of(*Destroy) == CalleeKind::Destructor)
+        Destroy && At.Before == E && PlainHandler && (Handler || !F.doesNotThrow()) &&
+        Kinds.of(*Destroy) == CalleeKind::Destructor && Destroy->getCalledFunction() &&
+        Destroy->getCalledFunction()->getName().starts_with("_Z"))
       Handler = destroyingPad(*Destroy, Handler);
     if (Handler && !isa<PHINode>(Handler->front())) {
       BasicBlock *BB = At.Before->getParent();
