@@ -33,24 +33,33 @@ InvokeInst *addUnwindCleanup(CallInst &Call) {
   return cast<InvokeInst>(At->getTerminator());
 }
 
-InvokeInst *syncAtLandingPad(LandingPadInst &LP, Function *SyncFn, DebugLoc Loc) {
+/// LP's block split after LP (its code, ws.unwind.synced, now begins with
+/// a phi of the exception) and a second pad beside it, Name: a clone of LP
+/// that branches there too, another way into the same code.  Returns it.
+static BasicBlock *padBeside(LandingPadInst &LP, const Twine &Name) {
   Function &F = *LP.getFunction();
-  LLVMContext &Ctx = F.getContext();
   BasicBlock *PadBB = LP.getParent();
   BasicBlock *Cont = SplitBlock(PadBB, LP.getNextNode(), static_cast<DominatorTree *>(nullptr),
                                 nullptr, nullptr, "ws.unwind.synced");
-  auto *TaskPad = BasicBlock::Create(Ctx, "ws.unwind.task", &F, Cont);
+  auto *Pad = BasicBlock::Create(F.getContext(), Name, &F, Cont);
   auto *LP2 = cast<LandingPadInst>(LP.clone());
-  LP2->insertInto(TaskPad, TaskPad->end());
-  BranchInst::Create(Cont, TaskPad)->setDebugLoc(LP.getDebugLoc());
-  PadBB->getTerminator()->eraseFromParent();
-  auto *Sync = InvokeInst::Create(SyncFn, Cont, TaskPad, {}, "", PadBB);
-  Sync->setDebugLoc(Loc);
+  LP2->insertInto(Pad, Pad->end());
+  BranchInst::Create(Cont, Pad)->setDebugLoc(LP.getDebugLoc());
   PHINode *Exn = PHINode::Create(LP.getType(), 2, "ws.exn.inflight");
   Exn->insertInto(Cont, Cont->begin());
   LP.replaceUsesWithIf(Exn, [&](Use &U) { return U.getUser() != Exn; });
   Exn->addIncoming(&LP, PadBB);
-  Exn->addIncoming(LP2, TaskPad);
+  Exn->addIncoming(LP2, Pad);
+  return Pad;
+}
+
+InvokeInst *syncAtLandingPad(LandingPadInst &LP, Function *SyncFn, DebugLoc Loc) {
+  BasicBlock *PadBB = LP.getParent();
+  BasicBlock *TaskPad = padBeside(LP, "ws.unwind.task");
+  BasicBlock *Cont = TaskPad->getSingleSuccessor();
+  PadBB->getTerminator()->eraseFromParent();
+  auto *Sync = InvokeInst::Create(SyncFn, Cont, TaskPad, {}, "", PadBB);
+  Sync->setDebugLoc(Loc);
   return Sync;
 }
 
@@ -58,34 +67,18 @@ BasicBlock *destroyingPad(CallInst &Destroy, BasicBlock *Handler) {
   Function &F = *Destroy.getFunction();
   if (!setCxxPersonality(F))
     return Handler;
-  LLVMContext &Ctx = F.getContext();
-  auto *Pad = BasicBlock::Create(Ctx, "ws.unwind.destroy", &F);
-  IRBuilder<> B(Pad);
-  B.SetCurrentDebugLocation(Destroy.getDebugLoc());
-  LandingPadInst *LP, *Orig = nullptr;
-  BasicBlock *Cont = nullptr;
-  if (Handler) {
-    // Handler's own code after its pad: reached from both pads.
-    Orig = cast<LandingPadInst>(Handler->getFirstNonPHI());
-    Cont = SplitBlock(Handler, Orig->getNextNode(), static_cast<DominatorTree *>(nullptr),
-                      nullptr, nullptr, "ws.unwind.destroyed");
-    LP = cast<LandingPadInst>(Orig->clone());
-    B.Insert(LP);
+  BasicBlock *Pad;
+  if (Handler) { // Handler's own code after its pad: reached from both pads
+    Pad = padBeside(*cast<LandingPadInst>(Handler->getFirstNonPHI()), "ws.unwind.destroy");
   } else {
-    LP = landingPad(B);
+    Pad = BasicBlock::Create(F.getContext(), "ws.unwind.destroy", &F);
+    IRBuilder<> B(Pad);
+    B.CreateResume(landingPad(B));
   }
+  auto *LP = cast<LandingPadInst>(Pad->getFirstNonPHI());
   LP->setCleanup(true); // the object is destroyed whatever the handler catches
-  B.Insert(Destroy.clone());
-  if (!Cont) {
-    B.CreateResume(LP);
-    return Pad;
-  }
-  B.CreateBr(Cont);
-  PHINode *Exn = PHINode::Create(Orig->getType(), 2, "ws.exn.destroyed");
-  Exn->insertInto(Cont, Cont->begin());
-  Orig->replaceUsesWithIf(Exn, [&](Use &U) { return U.getUser() != Exn; });
-  Exn->addIncoming(Orig, Handler);
-  Exn->addIncoming(LP, Pad);
+  Instruction *Call = Destroy.clone();
+  Call->insertBefore(Pad->getTerminator());
   return Pad;
 }
 
