@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -426,6 +427,41 @@ unsigned FunctionChecks::run() {
   return Accesses.size() + Hoisted.size() + Restores.size();
 }
 
+/// The calls of a child's begin and end in F, with the phis that carry the
+/// begin's result to an end (a landing pad's, reached from several
+/// children); false if a result goes anywhere else.  A begin pushes a
+/// procedure that only its end pops (hooks.c), so the two go together or
+/// not at all: a begin left behind because its result also reached a
+/// phi (seed 237 case 91, docs/smith.md) made every later strand of the
+/// run a level too deep, and a read after a sync was told parallel with
+/// the writes before it.
+bool childHooks(Function &F, SmallVectorImpl<Instruction *> &Hooks) {
+  auto IsCallTo = [](const Value *V, StringRef Name) {
+    auto *CB = dyn_cast<CallBase>(V);
+    Function *Fn = CB ? CB->getCalledFunction() : nullptr;
+    return Fn && Fn->getName() == Name;
+  };
+  SmallPtrSet<Instruction *, 16> Seen;
+  for (Instruction &I : instructions(F)) {
+    if (!IsCallTo(&I, ChildBeginName) && !IsCallTo(&I, ChildEndName))
+      continue;
+    SmallVector<Instruction *, 8> Work{&I};
+    while (!Work.empty()) {
+      Instruction *V = Work.pop_back_val();
+      if (!Seen.insert(V).second)
+        continue;
+      Hooks.push_back(V);
+      for (User *U : V->users()) {
+        auto *UI = cast<Instruction>(U);
+        if (!isa<PHINode>(UI) && !IsCallTo(UI, ChildEndName))
+          return false;
+        Work.push_back(UI);
+      }
+    }
+  }
+  return true;
+}
+
 /// Is F's run a strand of its own to SP-bags, worth its hooks?  Not when
 /// nothing it runs is checked: every call it makes is to an intrinsic, to
 /// the runtime's own entry points, to an allocation function, or to a
@@ -434,8 +470,9 @@ class CheckFree {
 public:
   CheckFree(Module &M, const DenseMap<Function *, unsigned> &Checks,
             function_ref<const TargetLibraryInfo &(Function &)> TLI) {
+    SmallVector<Instruction *, 8> Hooks;
     for (auto &[F, N] : Checks)
-      if (N == 0)
+      if (N == 0 && childHooks(*F, Hooks))
         Free.insert(F);
     // The greatest set closed under calls: drop what calls outside it
     // until nothing is dropped (recursion stays in).
@@ -501,22 +538,21 @@ void addEntryAndExits(Function &F, const RaceAbi &Abi) {
 
 /// A check-free function's hooks go: SP-bags never needs its strands.
 void dropHooks(Function &F) {
-  SmallVector<CallBase *, 8> Hooks;
+  SmallVector<Instruction *, 8> Hooks;
+  bool Paired = childHooks(F, Hooks);
+  assert(Paired && "CheckFree keeps the hooks of a begin it cannot drop");
+  (void)Paired;
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
       if (Function *Fn = CB->getCalledFunction())
         if (is_contained({StringRef(RaceEnterName), StringRef(RaceLeaveName),
-                          StringRef(RaceSpawnName), StringRef(ChildEndName)},
+                          StringRef(RaceSpawnName)},
                          Fn->getName()))
           Hooks.push_back(CB);
-  for (CallBase *CB : Hooks)
-    CB->eraseFromParent();
-  // __ws_child_begin's result went to __ws_child_end only.
-  for (Instruction &I : make_early_inc_range(instructions(F)))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (Function *Fn = CB->getCalledFunction();
-          Fn && Fn->getName() == ChildBeginName && CB->use_empty())
-        CB->eraseFromParent();
+  for (Instruction *I : Hooks)
+    I->replaceAllUsesWith(PoisonValue::get(I->getType()));
+  for (Instruction *I : Hooks)
+    I->eraseFromParent();
 }
 
 } // namespace
