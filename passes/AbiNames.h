@@ -119,6 +119,15 @@ inline constexpr llvm::StringLiteral LeafValueSuffix = ".leafvalue";
 /// -fws-race: metadata kind, while ws-lower runs, on the instructions the
 /// program had (the lowering's own accesses get !nosanitize).
 inline constexpr llvm::StringLiteral ProgramAccessMD = "ws.race.program";
+/// -fws-race: metadata kinds on a task's store of its call's value through
+/// the address its parent gave (in the body), and on the parent's store of
+/// that address into the slot or frame block (its operand: the thunk, which
+/// calls the body: the optimizer may replace a body, all of whose calls it
+/// sees, but not a thunk, whose address the slot holds).
+/// ws-race-instrument leaves both unchecked where no other access can
+/// touch the result's bytes while the task may be outstanding.
+inline constexpr llvm::StringLiteral ResultWriteMD = "ws.result.write";
+inline constexpr llvm::StringLiteral ResultAddrMD = "ws.result.addr";
 /// Metadata kind on the take calls the lowering emits (take sites).
 inline constexpr llvm::StringLiteral TakeSiteMD = "ws.take";
 /// Metadata kind on a spawned call, once found (passes/SpawnCall.h).

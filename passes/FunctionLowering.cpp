@@ -671,10 +671,12 @@ bool FunctionLowering::run() {
   // Results travel as values only where each sync knows its spawns; under
   // -fws-race only where that cannot hide a race on them (the task's
   // write would be the parent's).
-  for (SpawnSite &S : Sites)
+  for (SpawnSite &S : Sites) {
+    S.Race = RT.race();
     if (!outlineSpawn(S, /*ValueTask=*/!Dynamic && (!RT.race() || resultCannotRace(S)),
                       Clones))
       return false;
+  }
   bool MoreSyncs = OwnDynamicStack && syncBeforeFramesDie();
   for (SpawnSite &S : Sites)
     removeTask(S);
@@ -717,6 +719,9 @@ bool FunctionLowering::run() {
       lowerDynamic(At);
     else
       lowerStatic(At, St.Sites);
+    // Every task is back: ws-race-instrument's result objects.
+    if (RT.race())
+      CallInst::Create(RT.RaceSynced, {}, "", At->getIterator());
   }
   for (CallBase *Sync : Syncs)
     removeSync(Sync);

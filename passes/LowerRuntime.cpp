@@ -107,6 +107,14 @@ bool declareRuntime(Module &M, const WsOptions &Opts, Runtime &RT) {
     RT.RaceEnter = Get(RaceEnterName, FunctionType::get(Void, {Ptr}, false));
     RT.RaceLeave = Get(RaceLeaveName, FunctionType::get(Void, false));
     RT.RaceSpawn = Get(RaceSpawnName, FunctionType::get(Void, {Ptr}, false));
+    // A mark, not a call (ws/race_abi.def): it touches none of the
+    // program's memory, so the optimizer moves accesses across it freely,
+    // but not across the take-backs before it.
+    RT.RaceSynced = Get(RaceSyncedName, FunctionType::get(Void, false));
+    if (auto *Fn = dyn_cast<Function>(RT.RaceSynced.getCallee())) {
+      Fn->setOnlyAccessesInaccessibleMemory();
+      Fn->setWillReturn();
+    }
   }
   RT.Submit = Get(SubmitName, FunctionType::get(Void, {Ptr, Ptr}, false),
                   /*NoUnwind=*/false);

@@ -36,7 +36,7 @@ struct Runtime {
   llvm::GlobalVariable *SpawnCount = nullptr;
   /// -fws-race: the race runtime's procedure and spawn hooks (null
   /// otherwise); every child then runs between ChildBegin and ChildEnd.
-  llvm::FunctionCallee RaceEnter, RaceLeave, RaceSpawn;
+  llvm::FunctionCallee RaceEnter, RaceLeave, RaceSpawn, RaceSynced;
   bool Race = false;
   bool race() const { return Race; }
 };

@@ -3,6 +3,7 @@
 #include "RaceInstrument.h"
 
 #include "AbiNames.h"
+#include "RaceResults.h"
 #include "SpawnCall.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -86,8 +87,9 @@ bool isTransparent(const CallBase &CB) {
 /// The checks of one function.
 class FunctionChecks {
 public:
-  FunctionChecks(Function &F, const RaceAbi &Abi, FunctionAnalysisManager &FAM)
-      : F(F), Abi(Abi), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
+  FunctionChecks(Function &F, const RaceAbi &Abi, FunctionAnalysisManager &FAM,
+                 const UncheckedResults &Results)
+      : F(F), Abi(Abi), Results(Results), DT(FAM.getResult<DominatorTreeAnalysis>(F)),
         LI(FAM.getResult<LoopAnalysis>(F)), SE(FAM.getResult<ScalarEvolutionAnalysis>(F)),
         DL(F.getDataLayout()) {}
 
@@ -111,6 +113,7 @@ private:
 
   Function &F;
   const RaceAbi &Abi;
+  const UncheckedResults &Results;
   DominatorTree &DT;
   LoopInfo &LI;
   ScalarEvolution &SE;
@@ -136,7 +139,7 @@ bool FunctionChecks::mayRace(Value *Ptr) {
   else if (auto *GV = dyn_cast<GlobalVariable>(Obj))
     R = !GV->isConstant();
   else if (isa<AllocaInst>(Obj))
-    R = mayBeCaptured(Obj);
+    R = !Results.Objects.count(Obj) && mayBeCaptured(Obj);
   return Reachable[Obj] = R;
 }
 
@@ -174,6 +177,8 @@ void FunctionChecks::collect() {
       if (!L->isAtomic() && mayRace(L->getPointerOperand()))
         Accesses.push_back({L, L->getPointerOperand(), Bytes(L->getType()), false});
     } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+      if (S->hasMetadata(ResultWriteMD) && Results.Bodies.count(&F))
+        continue; // a task's result, in an object no check needs (RaceResults.h)
       if (!S->isAtomic() && mayRace(S->getPointerOperand()))
         Accesses.push_back({S, S->getPointerOperand(),
                             Bytes(S->getValueOperand()->getType()), true});
@@ -561,12 +566,16 @@ PreservedAnalyses RaceInstrumentPass::run(Module &M, ModuleAnalysisManager &MAM)
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   RaceAbi Abi(M);
+  UncheckedResults Results =
+      findUncheckedResults(M, [&](Function &F) -> ScalarEvolution & {
+        return FAM.getResult<ScalarEvolutionAnalysis>(F);
+      });
   DenseMap<Function *, unsigned> Checks;
   for (Function &F : M) {
     if (F.isDeclaration() || isRaceCall(&F) ||
         F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
       continue;
-    Checks[&F] = FunctionChecks(F, Abi, FAM).run();
+    Checks[&F] = FunctionChecks(F, Abi, FAM, Results).run();
     FAM.invalidate(F, PreservedAnalyses::none());
   }
   CheckFree Free(M, Checks, [&](Function &F) -> const TargetLibraryInfo & {
@@ -587,6 +596,7 @@ PreservedAnalyses RaceInstrumentPass::run(Module &M, ModuleAnalysisManager &MAM)
     }
     Own->eraseFromParent();
   }
+  dropResultMarks(M);
   // The checks start with the first checked module's constructor (first
   // of all, as a sanitizer's: priority 0).
   Function *Ctor = Function::createWithDefaultAttr(

@@ -528,6 +528,14 @@ bool outlineSpawn(SpawnSite &S, bool ValueTask, const CloneMap &Clones) {
     return CB && !CB->doesNotThrow();
   });
 
+  // -fws-race: the task's store of its value through the address the
+  // parent gave, marked (it goes into the body with its marks).
+  if (S.Race && !Result && Split.Task.size() == 2 && Split.Temps.empty())
+    if (auto *W = dyn_cast<StoreInst>(Split.Task[1]);
+        W && W->getValueOperand() == S.Call && !W->isVolatile() && !W->isAtomic()) {
+      W->setMetadata(ResultWriteMD, MDNode::get(Ctx, {}));
+      S.ResultAddr = W->getPointerOperand();
+    }
   if (!collectLiveIns(S, Run, Split.Temps))
     return false;
   std::string Base = (Parent.getName() + "." + Twine(S.Index)).str();
@@ -593,8 +601,9 @@ CallInst *emitSpawn(SpawnSite &S, Value *Slot, FunctionCallee Push) {
     if (Type *T = S.ByvalCopy[I])
       B.CreateMemCpy(Field, fieldAlign(S, I, DL), S.LiveIns[I],
                      S.ByvalAlign[I].value_or(Align(1)), DL.getTypeAllocSize(T));
-    else
-      B.CreateStore(S.LiveIns[I], Field);
+    else if (StoreInst *St = B.CreateStore(S.LiveIns[I], Field); S.LiveIns[I] == S.ResultAddr)
+      St->setMetadata(ResultAddrMD,
+                      MDNode::get(M.getContext(), {ValueAsMetadata::get(S.Thunk)}));
   }
   // The run store is volatile: a thief needs it, and it is a store the
   // store-count analysis may rely on (its line is the slot's, which no

@@ -81,6 +81,10 @@ struct SpawnSite {
   /// function, whose handlers may catch it).  Its thunk then catches the exception for the owner's join, and a
   /// sync catches it around the direct call of the body.
   bool MayThrow = false;
+  /// -fws-race: the task stores its call's value through ResultAddr, a
+  /// live-in (not a value task); both stores are marked (ResultWriteMD).
+  bool Race = false;
+  llvm::Value *ResultAddr = nullptr;
 
   bool returnsValue() const { return ResultPtr != nullptr; }
 };
