@@ -31,6 +31,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/EscapeEnumerator.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #define DEBUG_TYPE "ws-lower"
@@ -357,17 +358,25 @@ void FunctionLowering::finishRace() {
   // after it is dropped); each piece began at the entry or where it is
   // resumed (refreshAfterSuspends).
   SmallVector<Instruction *, 8> Ends;
-  for (BasicBlock &BB : F) {
-    Instruction *T = BB.getTerminator();
-    if (Suspends.empty() && (isa<ReturnInst>(T) || isa<ResumeInst>(T)))
-      Ends.push_back(T);
+  for (BasicBlock &BB : F)
     if (!Suspends.empty())
       for (Instruction &I : BB)
         if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::coro_end)
           Ends.push_back(II);
-  }
   for (Instruction *At : Ends)
     CallInst::Create(RT.RaceLeave, {}, "", At->getIterator())->setDebugLoc(At->getDebugLoc());
+  // Any other function's procedure ends at every way out, unwinding
+  // included: a task's exception rethrown at a sync, or a callee's, that
+  // leaves the function goes through a cleanup that ends it.  Without
+  // one, the procedure stayed on SP-bags' stack, and the caller's later
+  // strands were told parallel with what it had run before (smith seed
+  // 259 case 13: a read after a sync reported racing with the task's
+  // write of its result).
+  if (Suspends.empty()) {
+    EscapeEnumerator Exits(F, "ws.race.leave", /*HandleExceptions=*/MayThrow);
+    while (IRBuilder<> *At = Exits.Next())
+      At->CreateCall(RT.RaceLeave);
+  }
   // An access to the runtime's memory (a slot, what a slot points to) also
   // takes its address through __ws_race_own, which ws-race-instrument
   // knows: the optimizer may merge two such accesses (a dynamic sync's
