@@ -21,6 +21,9 @@ if(RECORD)
     message(FATAL_ERROR "could not write the calibration record (${r})")
   endif()
 endif()
+# Not the developer's store-buffer calibration (~/.config/wsff): a place
+# that holds none, unless the test unsets or sets XDG_CONFIG_HOME itself.
+set(ENV{XDG_CONFIG_HOME} "${CMAKE_CURRENT_BINARY_DIR}/ws-no-config")
 foreach(v IN LISTS UNSET)
   unset(ENV{${v}})
 endforeach()
