@@ -19,5 +19,6 @@ endforeach()
 # Nor the developer's store-buffer calibration (~/.config/wsff, which
 # ws-calibrate writes): a saved `inf` turned the fence-free variants' stress
 # tests into "needs a finite S".  The directory holds no calibration; a
-# test of the calibration sets its own.
-list(APPEND WS_CLEAN_ENV XDG_CONFIG_HOME=${PROJECT_BINARY_DIR}/ws-no-config)
+# test of the calibration sets its own.  A second env follows the
+# assignment, so that a user of WS_CLEAN_ENV may still add its own -u.
+list(APPEND WS_CLEAN_ENV XDG_CONFIG_HOME=${PROJECT_BINARY_DIR}/ws-no-config env)
