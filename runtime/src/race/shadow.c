@@ -667,6 +667,31 @@ static void check_access(uintptr_t x, size_t size, uintptr_t pc, int write) {
   }
 }
 
+/* Would a read of size bytes at x (one granule) by a strand not made yet
+ * change nothing and race with nothing?  A new strand is neither the
+ * granule's writer nor its reader, so the rules depend only on theirs: the
+ * writer serial (or none) and the reader parallel, kept.  Then the strand
+ * need not be made for it: many a task only reads shared data that its
+ * parallel siblings read first (knapsack's items). */
+static inline int pending_read_unchanged(uintptr_t x, size_t size) {
+  ws_pair *p = ws_race_pair_of(x);
+  if (!p)
+    return 0;
+  ws_pair v = *p;
+  if ((uint32_t)v == WS_SPLIT) {
+    const rec *r = block(WS_BLOCK_OF(v)) + (x & 7);
+    for (size_t k = 0; k < size; k++)
+      if (!r[k].r || !ws_race_parallel(r[k].r) || (r[k].w && ws_race_parallel(r[k].w)))
+        return 0;
+    return 1;
+  }
+  ws_strand w = (uint32_t)v, r = (uint32_t)(v >> 32);
+  if (!r || !ws_race_parallel(r) || (w && ws_race_parallel(w)))
+    return 0;
+  ws_race_same_read_add(v); /* until the strand is made or changes */
+  return 1;
+}
+
 /* An access within one granule (the entry points' usual call): the first
  * case of check_access, in a function of its own with fewer registers to
  * save. */
@@ -675,11 +700,13 @@ static inline __attribute__((always_inline)) void check_one(uintptr_t x, size_t 
   ws_strand me = ws_race_me;
   if (!me)
     return;
+  settle();
   if (me == WS_RACE_PENDING) {
+    if (!write && pending_read_unchanged(x, size))
+      return;
     ws_race_collect_if_due();
     me = ws_race_make_me();
   }
-  settle();
   uintptr_t i = x >> WS_SH_REGION_BITS;
   if (__builtin_expect(i >= WS_SH_REGIONS, 0))
     return;
