@@ -121,6 +121,7 @@ typedef struct procedure {
   uintptr_t running;  /* the spawn of the child running now */
   int child;          /* a child run at a sync (else called) */
   int entered;        /* spawning functions entered in this child's frame */
+  unsigned lazy;      /* ws_race_lazy while a procedure runs above it */
 } procedure;
 
 static procedure *frames;
@@ -177,6 +178,10 @@ static inline __attribute__((always_inline)) procedure *push_frame(ws_slot *base
     if (!frames)
       ws_fatal("-fws-race: out of memory for %u procedures", frames_cap);
   }
+  if (depth) { /* the outermost's, made at a first spawn, counts on */
+    frames[depth - 1].lazy = ws_race_lazy;
+    ws_race_lazy = 0;
+  }
   procedure *p = &frames[depth++];
   p->base = base;
   p->S = p->P = p->current = 0;
@@ -194,6 +199,7 @@ static inline __attribute__((always_inline)) procedure *push_frame(ws_slot *base
  * its S-bag, which it returns. */
 static inline __attribute__((always_inline)) ws_strand pop_frame(ws_slot **base) {
   procedure *p = &frames[--depth];
+  ws_race_lazy = frames[depth - 1].lazy; /* depth >= 1: the outermost stays */
   ws_strand S = p->S;
   join(&S, p->P, BAG_S, 0);
   if (!p->in_S)
@@ -238,22 +244,33 @@ void ws_race_strand_named_slow(ws_strand me) {
   stack_at[me] = id;
 }
 
-void ws_race_bags_enter(ws_slot *tail) {
-  procedure *p = top();
+/* A spawning function's procedure is made at its first spawn: until then
+ * (and for good in a call that spawns nothing: a search's pruned node, a
+ * recursion's base case) what it runs is its caller's current strand, as
+ * in the serial elision, and entering and leaving it only count
+ * (hooks.c): ws_race_lazy is how many functions were entered above the
+ * innermost procedure and have not spawned.  They are the innermost
+ * calls, so a first spawn is always the innermost's, at its entry tail
+ * (nothing of it is outstanding before). */
+unsigned ws_race_lazy;
+
+static __attribute__((noinline)) procedure *make_procedure(procedure *p, ws_slot *tail) {
+  ws_race_lazy--;
   /* A spawned spawning function: its procedure is the child's, which has
    * done nothing yet. */
   if (p->child && p->base == tail && !p->P && p->segs == nsegments && p->in_S) {
     p->entered++;
-    return;
+    return p;
   }
-  push_frame(tail, 0, LAZY | ws_race_depth);
+  return push_frame(tail, 0, LAZY | ws_race_depth);
 }
 
 void ws_race_bags_leave(void) {
   if (depth < 2)
     return;
-  if (frames[depth - 1].entered) {
-    frames[depth - 1].entered--;
+  procedure *in = &frames[depth - 1];
+  if (in->entered) {
+    in->entered--;
     return;
   }
   ws_strand S = pop_frame(NULL);
@@ -272,6 +289,8 @@ void ws_race_bags_leave(void) {
 
 void ws_race_bags_spawn(ws_slot *slot, uintptr_t spawn_pc) {
   procedure *p = top();
+  if (ws_race_lazy)
+    p = make_procedure(p, slot);
   if (nsegments == segments_cap) {
     segments_cap = segments_cap ? 2 * segments_cap : 1024;
     segments = ws_race_realloc(segments, segments_cap * sizeof *segments);

@@ -11,14 +11,21 @@
 
 WS_RACE_NO_LIBCALLS_BEGIN
 
+/* A procedure is made at its function's first spawn (bags.c): entering
+ * counts, and leaving one that never spawned counts down. */
 void __ws_race_enter(ws_slot *tail) {
+  (void)tail;
   if (ws_race_on())
-    ws_race_bags_enter(tail);
+    ws_race_lazy++;
 }
 
 void __ws_race_leave(void) {
-  if (ws_race_on())
-    ws_race_bags_leave();
+  if (ws_race_on()) {
+    if (ws_race_lazy)
+      ws_race_lazy--;
+    else
+      ws_race_bags_leave();
+  }
 }
 
 void __ws_race_spawn(ws_slot *slot) {

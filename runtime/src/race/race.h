@@ -200,7 +200,7 @@ static inline void ws_race_strand_named(ws_strand me) {
 
 /* The SP-bags steps (hooks.c calls them); the first strand (init.c). */
 void ws_race_bags_start(void);
-void ws_race_bags_enter(ws_slot *tail);
+extern unsigned ws_race_lazy; /* spawning functions entered, not yet spawned */
 void ws_race_bags_leave(void);
 void ws_race_bags_spawn(ws_slot *slot, uintptr_t spawn_pc);
 void ws_race_bags_child_begin(ws_slot *slot);
