@@ -584,8 +584,13 @@ PreservedAnalyses RaceInstrumentPass::run(Module &M, ModuleAnalysisManager &MAM)
   for (auto &[F, N] : Checks) {
     if (Free.count(F))
       dropHooks(*F);
-    else
+    else if (N || !F->getName().starts_with(BodyPrefix))
       addEntryAndExits(*F, Abi);
+    // A spawn's body that checks nothing itself is no frame in a report:
+    // its calls have the spawn's location, and the child's strands begin
+    // with the spawn on top of its parent's stack (child_begin).  One
+    // that checks an access (a result's store) keeps its frame: that
+    // access has no location of its own.
   }
   // The runtime's memory was marked for us; the marks go.
   if (Function *Own = M.getFunction(RaceOwnName)) {

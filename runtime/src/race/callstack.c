@@ -24,12 +24,13 @@ unsigned ws_race_depth, ws_race_interned, ws_race_depth_cap;
 uint32_t *ws_race_ids_now;  /* ids_now[k]: the trie node of sites_now[0..k] */
 #define ids_now ws_race_ids_now
 
-void ws_race_stack_grow(void) {
+void ws_race_stack_grow_push(uintptr_t call_site) {
   depth_cap = depth_cap ? 2 * depth_cap : 1024;
   sites_now = ws_race_realloc(sites_now, depth_cap * sizeof *sites_now);
   ids_now = ws_race_realloc(ids_now, depth_cap * sizeof *ids_now);
   if (!sites_now || !ids_now)
     ws_fatal("-fws-race: out of memory for call stacks");
+  sites_now[depth++] = call_site;
 }
 
 int ws_race_stack_now(uintptr_t *pcs, int n) {

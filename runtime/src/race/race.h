@@ -125,13 +125,17 @@ static inline void ws_race_set_me(ws_strand s) {
  * outermost have their trie ids computed (ws_race_stack_id). */
 extern uintptr_t *ws_race_sites;
 extern unsigned ws_race_depth, ws_race_interned, ws_race_depth_cap;
-void ws_race_stack_grow(void);
+void ws_race_stack_grow_push(uintptr_t call_site);
+/* Never more are interned than are on the stack (a pop lowers the count,
+ * and nothing interns above the top): a frame pushed is above them. */
 static inline void ws_race_stack_push(uintptr_t call_site) {
-  if (__builtin_expect(ws_race_depth == ws_race_depth_cap, 0))
-    ws_race_stack_grow();
-  ws_race_sites[ws_race_depth++] = call_site;
-  if (ws_race_interned >= ws_race_depth)
-    ws_race_interned = ws_race_depth - 1;
+  unsigned d = ws_race_depth;
+  if (__builtin_expect(d == ws_race_depth_cap, 0)) {
+    ws_race_stack_grow_push(call_site); /* a tail call: no frame here */
+    return;
+  }
+  ws_race_sites[d] = call_site;
+  ws_race_depth = d + 1;
 }
 static inline void ws_race_stack_pop(void) {
   if (ws_race_depth && --ws_race_depth < ws_race_interned)
@@ -178,9 +182,11 @@ extern ws_strand *ws_race_parent;
 extern uint8_t *ws_race_bag_kind;
 static inline int ws_race_parallel(ws_strand s) {
   ws_strand *up = ws_race_parent;
-  while (up[s] != s) {
-    up[s] = up[up[s]];
-    s = up[s];
+  for (ws_strand p = up[s]; p != s; p = up[s]) {
+    ws_strand g = up[p];
+    if (g != p) /* halve the path; no store where it is one step already */
+      up[s] = g;
+    s = g;
   }
   return ws_race_bag_kind[s]; /* 1: a P-bag */
 }
