@@ -820,8 +820,20 @@ void ws_race_strided(uintptr_t x, size_t size, intptr_t stride, size_t count, ui
 /* Pairs p[0..n), and their split granules' blocks, are zero. */
 static void clear_pairs(ws_pair *p, size_t n) {
   if (!live_splits) {
-    for (size_t k = 0; k < n; k++)
-      p[k] = 0;
+    /* Only what is not zero already: a page never written (memory
+     * allocated and freed unused) is not made resident here. */
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+      uint64_t any = 0;
+      for (int j = 0; j < 8; j++)
+        any |= p[k + j];
+      if (any)
+        for (int j = 0; j < 8; j++)
+          p[k + j] = 0;
+    }
+    for (; k < n; k++)
+      if (p[k])
+        p[k] = 0;
     return;
   }
   uint64_t *pcs = pcs_of(p);
@@ -840,11 +852,21 @@ static void clear_pairs(ws_pair *p, size_t n) {
   }
 }
 
-static void zero_pairs(ws_pair *p, size_t n) {
-  /* Whole pages go back to the kernel (they read as zero). */
+/* Memory forgotten in a range this large (its pairs) gives its whole
+ * pages back to the kernel; a smaller range is cleared in place.  Most
+ * are heap blocks that malloc hands out again soon (strassen's
+ * temporaries, freed and allocated again at every level): given back,
+ * their pages came back zeroed by a page fault each, and half of
+ * strassen's CPU time under -fws-race was the kernel's.  So the shadow's
+ * resident part follows the program's own peak use of the heap, and a
+ * block of 64 MiB or more, which malloc maps and unmaps on its own, gives
+ * its shadow back. */
+#define RETURNED_BYTES ((size_t)64 << 20)
+
+static void zero_pairs(ws_pair *p, size_t n, int give_back) {
   uintptr_t page = 4096, lo = ((uintptr_t)p + page - 1) & ~(page - 1),
             hi = (uintptr_t)(p + n) & ~(page - 1);
-  if (hi > lo && hi - lo >= 4 * page) {
+  if (give_back && hi > lo) {
     if (live_splits)
       clear_pairs((ws_pair *)lo, (ws_pair *)hi - (ws_pair *)lo);
     clear_pairs(p, (ws_pair *)lo - p);
@@ -871,6 +893,7 @@ void ws_race_forget(uintptr_t x, size_t size) {
   if (!ws_race_regions)
     return;
   ws_race_generation++; /* the loops' checks remembered (access.c) are void */
+  int give_back = size >= RETURNED_BYTES;
   while (size) {
     uintptr_t i = x >> WS_SH_REGION_BITS;
     if (i >= WS_SH_REGIONS)
@@ -887,7 +910,7 @@ void ws_race_forget(uintptr_t x, size_t size) {
         forget_part(p++, off, len);
         left -= len;
       }
-      zero_pairs(p, left / 8);
+      zero_pairs(p, left / 8, give_back);
       if (left & 7)
         forget_part(p + left / 8, 0, left & 7);
     }
