@@ -2,17 +2,28 @@
 // with status 0 (issue 34, item 9): exit and a return from main (an exit
 // handler), but also _exit, _Exit and quick_exit, which run none.  A
 // non-zero status of the program's own is kept.
-// RUN: %ws-clang -fws-race -O1 %s -o %t
-// RUN: %t return > %t.return 2>&1 || echo "exit status $?" >> %t.return
-// RUN: FileCheck %s < %t.return
-// RUN: %t _exit > %t._exit 2>&1 || echo "exit status $?" >> %t._exit
-// RUN: FileCheck %s < %t._exit
-// RUN: %t _Exit > %t._Exit 2>&1 || echo "exit status $?" >> %t._Exit
-// RUN: FileCheck %s < %t._Exit
-// RUN: %t quick_exit > %t.quick 2>&1 || echo "exit status $?" >> %t.quick
-// RUN: FileCheck %s < %t.quick
-// RUN: %t _exit3 > %t.own 2>&1 || echo "exit status $?" >> %t.own
-// RUN: FileCheck %s --check-prefix=OWN < %t.own
+// RUN: %ws-clang -fws-race -O0 %s -o %t0
+// RUN: %t0 return > %t0.return 2>&1 || echo "exit status $?" >> %t0.return
+// RUN: FileCheck %s < %t0.return
+// RUN: %t0 _exit > %t0._exit 2>&1 || echo "exit status $?" >> %t0._exit
+// RUN: FileCheck %s < %t0._exit
+// RUN: %t0 _Exit > %t0._Exit 2>&1 || echo "exit status $?" >> %t0._Exit
+// RUN: FileCheck %s < %t0._Exit
+// RUN: %t0 quick_exit > %t0.quick 2>&1 || echo "exit status $?" >> %t0.quick
+// RUN: FileCheck %s < %t0.quick
+// RUN: %t0 _exit3 > %t0.own 2>&1 || echo "exit status $?" >> %t0.own
+// RUN: FileCheck %s --check-prefix=OWN < %t0.own
+// RUN: %ws-clang -fws-race -O2 %s -o %t2
+// RUN: %t2 return > %t2.return 2>&1 || echo "exit status $?" >> %t2.return
+// RUN: FileCheck %s < %t2.return
+// RUN: %t2 _exit > %t2._exit 2>&1 || echo "exit status $?" >> %t2._exit
+// RUN: FileCheck %s < %t2._exit
+// RUN: %t2 _Exit > %t2._Exit 2>&1 || echo "exit status $?" >> %t2._Exit
+// RUN: FileCheck %s < %t2._Exit
+// RUN: %t2 quick_exit > %t2.quick 2>&1 || echo "exit status $?" >> %t2.quick
+// RUN: FileCheck %s < %t2.quick
+// RUN: %t2 _exit3 > %t2.own 2>&1 || echo "exit status $?" >> %t2.own
+// RUN: FileCheck %s --check-prefix=OWN < %t2.own
 // CHECK: ws-race: 1 determinacy race found in this run
 // CHECK-NEXT: exit status 66
 // OWN: ws-race: 1 determinacy race found in this run
