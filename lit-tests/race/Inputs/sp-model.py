@@ -8,7 +8,9 @@ For each of COUNT programs (seeds SEED, SEED+1, ...) it writes a C program
 of functions whose bodies are random sequences of memory accesses to a
 64-byte global (each statement on a line of its own: 8-, 4- and 1-byte
 loads and stores, loops over ranges of longs, memset and memcpy called as
-functions), spawns, calls and syncs, builds it with WS_CLANG -fws-race and
+functions), spawns, calls, syncs and early returns (taken, though the
+compiler cannot know it: a function that returns before the spawns that
+follow, a search's pruned node), builds it with WS_CLANG -fws-race and
 each FLAGS (words: "-O2 -fno-slp-vectorize"; default -O0, then -O2 without
 the SLP vectorizer, which widens a load to bytes the statement does not
 read, and the check blames it for them), runs it, and compares its reports with a model: the program's
@@ -110,6 +112,8 @@ def generate(rng):
                 body.append(("spawn", rng.randrange(i + 1, nfun)))
             elif k < 0.84 and i + 1 < nfun:
                 body.append(("call", rng.randrange(i + 1, nfun)))
+            elif k < 0.90:
+                body.append(("return",))
             else:
                 body.append(("sync",))
         funs.append(body)
@@ -118,6 +122,7 @@ def generate(rng):
              "static void *(*volatile fill)(void *, int, size_t) = memset;",
              "static void *(*volatile copy)(void *, const void *, size_t) = memcpy;",
              "static void use(long x) { __asm__ volatile(\"\" : : \"r\"(x)); }",
+             "static volatile int yes = 1; /* a return the compiler cannot see taken */",
              "#define BARRIER __asm__ volatile(\"\" : : : \"memory\")"]
     at = {}
     for i in range(nfun - 1, -1, -1):
@@ -130,6 +135,8 @@ def generate(rng):
                 lines.append("  f%d();" % item[1])
             elif item[0] == "sync":
                 lines.append("  ws_sync();")
+            elif item[0] == "return":
+                lines.append("  if (yes) { use(acc); return; }")
             else:
                 lines.append("  " + statement(item, len(lines)))
                 at[len(lines)] = item
@@ -172,6 +179,8 @@ def racing_pairs(funs, line_of):
                 cur = c
             elif item[0] == "call":
                 cur = expand(item[1], cur)
+            elif item[0] == "return":
+                break  # the rest is never run (the implicit sync follows)
             elif item[0] == "sync":
                 j = node()
                 edge(cur, j)

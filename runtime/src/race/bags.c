@@ -255,13 +255,19 @@ void ws_race_strand_named_slow(ws_strand me) {
 unsigned ws_race_lazy;
 
 static __attribute__((noinline)) procedure *make_procedure(procedure *p, ws_slot *tail) {
-  ws_race_lazy--;
   /* A spawned spawning function: its procedure is the child's, which has
-   * done nothing yet. */
+   * done nothing yet, and so is that of every function entered since (the
+   * child's own, and its calls down to this one: none has spawned).  All
+   * of them are taken in at once: a count left would be taken, at this
+   * function's next spawn, for its own. */
   if (p->child && p->base == tail && !p->P && p->segs == nsegments && p->in_S) {
-    p->entered++;
+    p->entered += (int)ws_race_lazy;
+    ws_race_lazy = 0;
     return p;
   }
+  /* Else its own procedure; the functions entered before it wait below
+   * it (push_frame keeps their count). */
+  ws_race_lazy--;
   return push_frame(tail, 0, LAZY | ws_race_depth);
 }
 
