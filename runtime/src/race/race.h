@@ -261,7 +261,14 @@ void ws_race_forget_later(uintptr_t addr, size_t size);
 /* The checked thread's stack; the stack below `sp` is dead: it forgets
  * its accesses (a child runs there next, or a scope ended). */
 void ws_race_stack_init(uintptr_t lo, size_t size);
-void ws_race_stack_dead_below(uintptr_t sp);
+extern uintptr_t ws_race_stack_lo, ws_race_stack_size, ws_race_stack_dirty;
+void ws_race_stack_forget_below(uintptr_t sp);
+static inline void ws_race_stack_dead_below(uintptr_t sp) {
+  /* ws_race_stack_dirty: the lowest stack address whose shadow changed
+   * since the stack below it was last forgotten (shadow.c). */
+  if (ws_race_stack_dirty < sp && sp - ws_race_stack_lo <= ws_race_stack_size)
+    ws_race_stack_forget_below(sp);
+}
 /* Collection: every strand the shadow refers to, marked; then renumbered. */
 void ws_race_shadow_mark(uint8_t *marks);
 void ws_race_shadow_renumber(const ws_strand *remap);

@@ -550,19 +550,20 @@ static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, 
 /* The serial run puts logically parallel strands' frames at the same
  * addresses.  `dirty` is the lowest stack address whose shadow changed
  * since the stack below it was last forgotten: nothing below it is kept. */
-static uintptr_t stack_lo, stack_size, dirty = UINTPTR_MAX;
+uintptr_t ws_race_stack_lo, ws_race_stack_size, ws_race_stack_dirty = UINTPTR_MAX;
+#define stack_lo ws_race_stack_lo
+#define stack_size ws_race_stack_size
+#define dirty ws_race_stack_dirty
 
 void ws_race_stack_init(uintptr_t lo, size_t size) {
   stack_lo = lo;
   stack_size = size;
 }
 
-void ws_race_stack_dead_below(uintptr_t sp) {
-  if (dirty < sp && sp - stack_lo <= stack_size) {
-    uintptr_t from = dirty & ~(uintptr_t)7;
-    ws_race_forget(from, sp - from);
-    dirty = sp;
-  }
+void ws_race_stack_forget_below(uintptr_t sp) {
+  uintptr_t from = dirty & ~(uintptr_t)7;
+  ws_race_forget(from, sp - from);
+  dirty = sp;
 }
 
 /* ---- memory other threads freed ---- */
