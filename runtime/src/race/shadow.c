@@ -266,14 +266,17 @@ static inline int unchanged(ws_pair v, ws_strand me, int write) {
   return ws_race_unchanged_pair(v, me, write);
 }
 
+/* Would a read by a strand that is neither w nor r, of a byte whose writer
+ * is w and kept reader r, change nothing and race with nothing?  Only if
+ * the reader is parallel (and so kept) and the writer serial or none. */
+static inline int others_read_kept(ws_strand w, ws_strand r) {
+  return r && ws_race_parallel(r) && !(w && ws_race_parallel(w));
+}
+
 /* Would a read by me of a byte whose record is c change nothing and race
  * with nothing (the read rule, without its effects)? */
 static inline int read_changes_nothing(rec c, ws_strand me) {
-  if (c.w == me || c.r == me)
-    return 1;
-  if (c.w && ws_race_parallel(c.w))
-    return 0;
-  return c.r && ws_race_parallel(c.r);
+  return c.w == me || c.r == me || others_read_kept(c.w, c.r);
 }
 
 /* A read of bytes [off, off+len) of a split granule's records r changed
@@ -670,10 +673,10 @@ static void check_access(uintptr_t x, size_t size, uintptr_t pc, int write) {
 
 /* Would a read of size bytes at x (one granule) by a strand not made yet
  * change nothing and race with nothing?  A new strand is neither the
- * granule's writer nor its reader, so the rules depend only on theirs: the
- * writer serial (or none) and the reader parallel, kept.  Then the strand
- * need not be made for it: many a task only reads shared data that its
- * parallel siblings read first (knapsack's items). */
+ * granule's writer nor its reader: others_read_kept decides it from
+ * theirs alone.  Then the strand need not be made for it: many a task only
+ * reads shared data that its parallel siblings read first (knapsack's
+ * items). */
 static inline int pending_read_unchanged(uintptr_t x, size_t size) {
   ws_pair *p = ws_race_pair_of(x);
   if (!p)
@@ -682,12 +685,11 @@ static inline int pending_read_unchanged(uintptr_t x, size_t size) {
   if ((uint32_t)v == WS_SPLIT) {
     const rec *r = block(WS_BLOCK_OF(v)) + (x & 7);
     for (size_t k = 0; k < size; k++)
-      if (!r[k].r || !ws_race_parallel(r[k].r) || (r[k].w && ws_race_parallel(r[k].w)))
+      if (!others_read_kept(r[k].w, r[k].r))
         return 0;
     return 1;
   }
-  ws_strand w = (uint32_t)v, r = (uint32_t)(v >> 32);
-  if (!r || !ws_race_parallel(r) || (w && ws_race_parallel(w)))
+  if (!others_read_kept((uint32_t)v, (uint32_t)(v >> 32)))
     return 0;
   ws_race_same_read_add(v); /* until the strand is made or changes */
   return 1;
