@@ -551,22 +551,26 @@ static int granules(ws_pair *p, size_t n, uintptr_t x, uintptr_t pc, int write, 
 /* ---- the checked thread's stack ---- */
 
 /* The serial run puts logically parallel strands' frames at the same
- * addresses.  `dirty` is the lowest stack address whose shadow changed
- * since the stack below it was last forgotten: nothing below it is kept. */
+ * addresses.  ws_race_stack_dirty is the lowest stack address whose shadow
+ * changed since the stack below it was last forgotten: nothing below it is
+ * kept (race.h's ws_race_stack_dead_below reads it inline). */
 uintptr_t ws_race_stack_lo, ws_race_stack_size, ws_race_stack_dirty = UINTPTR_MAX;
-#define stack_lo ws_race_stack_lo
-#define stack_size ws_race_stack_size
-#define dirty ws_race_stack_dirty
 
 void ws_race_stack_init(uintptr_t lo, size_t size) {
-  stack_lo = lo;
-  stack_size = size;
+  ws_race_stack_lo = lo;
+  ws_race_stack_size = size;
 }
 
 void ws_race_stack_forget_below(uintptr_t sp) {
-  uintptr_t from = dirty & ~(uintptr_t)7;
+  uintptr_t from = ws_race_stack_dirty & ~(uintptr_t)7;
   ws_race_forget(from, sp - from);
-  dirty = sp;
+  ws_race_stack_dirty = sp;
+}
+
+/* The shadow of address a changed: on the stack, it is kept from now on. */
+static inline void stack_changed(uintptr_t a) {
+  if (a - ws_race_stack_lo < ws_race_stack_size && a < ws_race_stack_dirty)
+    ws_race_stack_dirty = a;
 }
 
 /* ---- memory other threads freed ---- */
@@ -666,8 +670,7 @@ static void check_access(uintptr_t x, size_t size, uintptr_t pc, int write) {
   }
   if (changed) {
     ws_race_strand_named(me);
-    if (start - stack_lo < stack_size && start < dirty)
-      dirty = start;
+    stack_changed(start);
   }
 }
 
@@ -719,8 +722,7 @@ static inline __attribute__((always_inline)) void check_one(uintptr_t x, size_t 
   ws_pair *p = base + WS_SH_OFFSET(x);
   if (size == 8 ? whole(p, x, pc, write, me) : part(p, x & 7, (unsigned)size, x, pc, write, me)) {
     ws_race_strand_named(me);
-    if (x - stack_lo < stack_size && x < dirty)
-      dirty = x;
+    stack_changed(x);
   }
 }
 
